@@ -1,0 +1,83 @@
+"""Append-only, named schema migrations. Never edit one that has shipped; add a new one."""
+from __future__ import annotations
+
+from typing import Callable
+
+Migration = Callable[[], str]
+
+
+def m001_initial() -> str:
+    """Sessions, messages, memories, history, key/value meta and their full-text indexes."""
+    return """
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE sessions (
+            id TEXT PRIMARY KEY, title TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL
+        );
+        CREATE TABLE messages (
+            rid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE,
+            session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            role TEXT NOT NULL CHECK (role IN ('user', 'assistant')),
+            content TEXT NOT NULL, created_at TEXT NOT NULL, memories_used TEXT NOT NULL DEFAULT '[]'
+        );
+        CREATE INDEX messages_session ON messages(session_id, rid);
+        CREATE TABLE memories (
+            rid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE,
+            category TEXT NOT NULL CHECK (category IN ('profile','preference','relationship','event','feedback')),
+            content TEXT NOT NULL,
+            status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active','superseded','expired','deleted')),
+            confidence REAL NOT NULL, importance REAL NOT NULL, strength REAL NOT NULL DEFAULT 1.0,
+            source TEXT NOT NULL CHECK (source IN ('explicit','stated','inferred')),
+            event_date TEXT, valid_from TEXT, valid_to TEXT,
+            created_at TEXT NOT NULL, updated_at TEXT NOT NULL, last_used_at TEXT,
+            hit_count INTEGER NOT NULL DEFAULT 0, pinned INTEGER NOT NULL DEFAULT 0,
+            disabled INTEGER NOT NULL DEFAULT 0, superseded_by TEXT,
+            topic TEXT, quote TEXT, session_id TEXT, message_id TEXT
+        );
+        CREATE INDEX memories_status ON memories(status, category);
+        CREATE INDEX memories_topic ON memories(topic);
+        CREATE TABLE memory_history (
+            rid INTEGER PRIMARY KEY, memory_id TEXT NOT NULL, action TEXT NOT NULL,
+            before TEXT, after TEXT, at TEXT NOT NULL, reason TEXT NOT NULL DEFAULT ''
+        );
+        CREATE INDEX memory_history_memory ON memory_history(memory_id, rid);
+        CREATE VIRTUAL TABLE memories_fts USING fts5(text, tokenize = 'unicode61');
+        CREATE VIRTUAL TABLE messages_fts USING fts5(text, tokenize = 'unicode61');
+        INSERT INTO memories_fts(memories_fts, rank) VALUES ('secure-delete', 1);
+        INSERT INTO messages_fts(messages_fts, rank) VALUES ('secure-delete', 1);
+        """
+
+
+def m002_consolidation_log() -> str:
+    """A readable log of what each consolidation run changed."""
+    return """
+        CREATE TABLE consolidation_log (
+            rid INTEGER PRIMARY KEY, started_at TEXT NOT NULL, finished_at TEXT,
+            summary TEXT NOT NULL DEFAULT '{}', details TEXT NOT NULL DEFAULT '[]'
+        );
+        """
+
+
+MIGRATIONS: list[Migration] = [m001_initial, m002_consolidation_log]
+
+
+def migrate(db) -> list[str]:
+    """Apply every migration not yet recorded, each in its own transaction; return the names applied."""
+    db.execute("CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
+    done = {row[0] for row in db.execute("SELECT name FROM _migrations")}
+    applied = []
+    for migration in MIGRATIONS:
+        if migration.__name__ in done:
+            continue
+        # One script = one transaction: a crash mid-migration leaves the previous schema intact.
+        script = (
+            "BEGIN IMMEDIATE;\n" + migration() + "\nINSERT INTO _migrations(name, applied_at) "
+            f"VALUES ('{migration.__name__}', datetime('now'));\nCOMMIT;"
+        )
+        try:
+            db.executescript(script)
+        except Exception:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
+        applied.append(migration.__name__)
+    return applied
