@@ -65,3 +65,15 @@ def fts_query(text: str) -> str | None:
     if not terms:
         return None
     return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+
+
+_NEGATION = re.compile(
+    r"\b(not|no longer|never|don't|doesn't|didn't|isn't|aren't|wasn't|can't|cannot|won't|anymore|quit|"
+    r"stopped|dislikes?|hates?|over)\b|n't|不|没|别|再也|分手|腻|戒",
+    re.IGNORECASE,
+)
+
+
+def has_negation(text: str) -> bool:
+    """True if the text negates or reverses something (English or Chinese)."""
+    return bool(_NEGATION.search(text))

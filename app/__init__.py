@@ -1,0 +1,1 @@
+"""Wiring and use cases: settings, clock, keys, the chat turn, background jobs and the command line."""

@@ -1,0 +1,90 @@
+"""The open application: data dir, settings, encrypted database, models and the memory pipeline."""
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from pathlib import Path
+from typing import Callable
+
+from app.clock import Clock
+from app.keys import KeyChoice, obtain_key
+from app.settings import Settings
+from memory import vectors
+from memory.database import Database
+from memory.pipeline import MemoryPipeline, Thresholds
+from memory.retrieve import RetrievalSettings
+from memory.search import Weights
+from memory.store import MemoryStore
+from memory.transcript import Transcript
+from models.chat import ChatModel
+from models.embedder import FastEmbedEmbedder
+from models.resolve import ResolvedFile, resolve_chat_model, resolve_embedding_model
+
+log = logging.getLogger(__name__)
+DB_FILE = "companion.db"
+ProgressFn = Callable[[int, int], None]
+
+
+class Companion:
+    """Everything one profile needs, opened once; the chat model loads lazily on first use."""
+
+    def __init__(self, home: Path, clock: Clock, model_override: str | None = None,
+                 passphrase: str | None = None, progress: ProgressFn | None = None):
+        self.home = home
+        self.clock = clock
+        self.settings = Settings.load(home)
+        self.model_override = model_override
+        self.key: KeyChoice = obtain_key(self.db_path, passphrase)
+        models_home = Path(os.environ.get("COMPANION_MODELS_DIR") or home)
+        self.embedder = FastEmbedEmbedder(resolve_embedding_model(models_home), threads=self.settings.n_threads)
+        self.db = Database(self.db_path, self.key.key, clock.now)
+        self.store = MemoryStore(self.db, self.embedder)
+        self.transcript = Transcript(self.db)
+        reembedded = vectors.ensure_model(self.db.conn, self.embedder, progress)
+        if reembedded:
+            log.info("re-embedded %d memories with %s", reembedded, self.embedder.model_id)
+        if self.settings.key_source != self.key.source:
+            self.settings.key_source = self.key.source
+            self.settings.save(home)
+        self._chat_model: ChatModel | None = None
+        self._model_lock = threading.Lock()
+
+    @property
+    def db_path(self) -> Path:
+        return self.home / DB_FILE
+
+    def chat_model_file(self) -> ResolvedFile:
+        """The GGUF to use: --model, else COMPANION_CHAT_MODEL, else Settings, else the bundled SmolLM2."""
+        explicit = self.model_override or os.environ.get("COMPANION_CHAT_MODEL") or self.settings.chat_model
+        return resolve_chat_model(explicit, self.home)
+
+    def chat_model(self) -> ChatModel:
+        """The loaded chat model (loaded on first call)."""
+        with self._model_lock:
+            if self._chat_model is None:
+                resolved = self.chat_model_file()
+                self._chat_model = ChatModel(resolved.path, n_ctx=self.settings.n_ctx,
+                                             n_threads=self.settings.n_threads)
+            return self._chat_model
+
+    def pipeline(self, use_model: bool | None = None) -> MemoryPipeline:
+        """The memory pipeline, with the chat model as its JSON completer when enabled."""
+        want_model = self.settings.model_extraction if use_model is None else use_model
+        completer = self.chat_model() if want_model else None
+        return MemoryPipeline(self.store, completer,
+                              Thresholds(self.settings.min_confidence, self.settings.min_importance))
+
+    def retrieval_settings(self, budget_tokens: int | None = None) -> RetrievalSettings:
+        """Retrieval knobs from settings."""
+        s = self.settings
+        weights = Weights(s.weight_relevance, s.weight_importance, s.weight_recency, s.weight_confidence)
+        return RetrievalSettings(weights, s.relevance_floor, budget_tokens or s.memory_budget_tokens)
+
+    def close(self) -> None:
+        """Release the model and close the database cleanly."""
+        with self._model_lock:
+            if self._chat_model is not None:
+                self._chat_model.close()
+                self._chat_model = None
+        self.db.close()

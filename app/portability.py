@@ -1,0 +1,108 @@
+"""Export and import of memories: a JSON file for machines, Markdown for people."""
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+from app.errors import AppError
+from memory.guard import instruction_reason
+from memory.records import CATEGORIES, Memory
+from memory.store import MemoryStore, new_id
+
+FORMAT = "companion-memories"
+VERSION = 1
+MAX_IMPORT_BYTES = 50 * 1024 * 1024
+_FIELDS = set(Memory.JSON_FIELDS)
+
+
+def export_json(store: MemoryStore) -> str:
+    """Every memory, all statuses, in the stable export format."""
+    data = {"format": FORMAT, "version": VERSION, "memories": [m.to_json() for m in store.list(status="all")]}
+    return json.dumps(data, ensure_ascii=False, indent=2)
+
+
+def export_markdown(store: MemoryStore) -> str:
+    """A readable page: active memories grouped by category, then the older ones."""
+    lines = ["# What Companion remembers", ""]
+    for category in CATEGORIES:
+        items = store.list(category=category)
+        if not items:
+            continue
+        lines += [f"## {category.capitalize()}", ""]
+        for m in items:
+            extra = f" ({m.event_date})" if m.event_date and m.event_date not in m.content else ""
+            flags = "".join([" 📌" if m.pinned else "", " (disabled)" if m.disabled else ""])
+            lines.append(f"- {m.content}{extra}{flags}")
+        lines.append("")
+    older = [m for m in store.list(status="all") if m.status != "active"]
+    if older:
+        lines += ["## No longer current", ""] + [f"- ~~{m.content}~~ ({m.status})" for m in older] + [""]
+    return "\n".join(lines)
+
+
+def read_import(path: Path) -> list[dict]:
+    """The memory dicts of an export file, or AppError saying what is wrong with it."""
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise AppError(f"Cannot read {path}: {exc.strerror}.") from exc
+    if size > MAX_IMPORT_BYTES:
+        raise AppError(f"{path} is {size // (1024 * 1024)} MB; imports are limited to 50 MB.")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as exc:
+        raise AppError(f"{path} is not UTF-8 text, so it is not a Companion export.") from exc
+    except ValueError as exc:
+        raise AppError(f"{path} is not valid JSON ({exc}).") from exc
+    if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("memories"), list):
+        raise AppError(f"{path} is not a Companion memory export (expected format \"{FORMAT}\").")
+    if data.get("version") != VERSION:
+        raise AppError(f"{path} has export version {data.get('version')!r}; this Companion reads version {VERSION}.")
+    return [m for m in data["memories"] if isinstance(m, dict)]
+
+
+def import_memories(store: MemoryStore, items: list[dict]) -> tuple[list[Memory], list[tuple[str, str]]]:
+    """Add each valid memory (keeping its id when free, and its dates); return (imported, [(content, reason)])."""
+    imported, skipped = [], []
+    existing = {m.content.casefold() for m in store.list(status="all")}
+    for item in items:
+        memory, reason = _to_memory(item)
+        if memory is None:
+            skipped.append((str(item.get("content", ""))[:80], reason))
+            continue
+        if memory.content.casefold() in existing:
+            skipped.append((memory.content[:80], "already remembered"))
+            continue
+        with store.db.transaction():
+            added = store.add(memory, reason="imported")
+        existing.add(added.content.casefold())
+        imported.append(added)
+    return imported, skipped
+
+
+def _to_memory(item: dict) -> tuple[Memory | None, str]:
+    content = item.get("content")
+    if not isinstance(content, str) or not content.strip():
+        return None, "no content"
+    if item.get("category") not in CATEGORIES:
+        return None, f"unknown category {item.get('category')!r}"
+    reason = instruction_reason(content)
+    if reason:
+        return None, reason
+    fields = {k: v for k, v in item.items() if k in _FIELDS and v is not None}
+    fields.setdefault("id", new_id())
+    if not isinstance(fields["id"], str) or not fields["id"].strip():
+        fields["id"] = new_id()
+    if fields.get("status") not in ("active", "superseded", "expired"):
+        fields["status"] = "active"
+    if fields.get("source") not in ("explicit", "stated", "inferred"):
+        fields["source"] = "stated"
+    try:
+        memory = Memory(**fields)
+        memory = replace(memory, confidence=float(memory.confidence), importance=float(memory.importance),
+                         strength=float(memory.strength), hit_count=int(memory.hit_count),
+                         pinned=bool(memory.pinned), disabled=bool(memory.disabled))
+    except (TypeError, ValueError) as exc:
+        return None, f"malformed fields ({exc})"
+    return memory, ""

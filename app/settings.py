@@ -1,0 +1,77 @@
+"""User settings, persisted as JSON in the data dir; unknown or bad values fall back to defaults."""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+
+import platformdirs
+
+from app.errors import AppError
+
+SETTINGS_FILE = "settings.json"
+
+
+@dataclass
+class Settings:
+    """Everything the user can change in the Settings dialog."""
+
+    chat_model: str | None = None
+    n_ctx: int = 4096
+    n_threads: int | None = None
+    max_reply_tokens: int = 384
+    temperature: float = 0.7
+    companion_name: str = "Companion"
+    persona: str = "default"
+    language: str = "auto"
+    memory_enabled: bool = True
+    model_extraction: bool = True
+    min_confidence: float = 0.6
+    min_importance: float = 0.3
+    memory_budget_tokens: int = 1500
+    weight_relevance: float = 0.5
+    weight_importance: float = 0.2
+    weight_recency: float = 0.2
+    weight_confidence: float = 0.1
+    relevance_floor: float = 0.35
+    consolidation_enabled: bool = True
+    consolidation_hour: int = 3
+    key_source: str | None = None
+
+    @classmethod
+    def load(cls, home: Path) -> "Settings":
+        """Read settings.json; a damaged file is reported, not silently replaced."""
+        path = home / SETTINGS_FILE
+        if not path.exists():
+            return cls()
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise AppError(f"The settings file {path} is damaged ({exc}); fix or delete it.") from exc
+        known = {f.name: f for f in fields(cls)}
+        base = cls()
+        kept = {}
+        for key, value in (data.items() if isinstance(data, dict) else []):
+            default = getattr(base, key, None)
+            if key in known and (default is None or value is None or isinstance(value, type(default))):
+                kept[key] = value
+        return cls(**kept)
+
+    def save(self, home: Path) -> None:
+        """Write settings.json atomically."""
+        home.mkdir(parents=True, exist_ok=True)
+        tmp = home / (SETTINGS_FILE + ".tmp")
+        tmp.write_text(json.dumps(asdict(self), indent=2, ensure_ascii=False), encoding="utf-8")
+        os.replace(tmp, home / SETTINGS_FILE)
+
+
+def resolve_home(explicit: str | None) -> Path:
+    """The data dir: --home, else COMPANION_HOME, else the platform's user data dir."""
+    chosen = explicit or os.environ.get("COMPANION_HOME")
+    home = Path(chosen).expanduser() if chosen else Path(platformdirs.user_data_dir("Companion", "Companion"))
+    try:
+        home.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise AppError(f"Cannot use {home} as the data folder: {exc.strerror}.") from exc
+    return home.resolve()

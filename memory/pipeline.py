@@ -1,0 +1,113 @@
+"""The per-turn memory pipeline: candidates (rules + model) → validators → reconciliation."""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import date
+
+from memory import model_extract, reconcile
+from memory.protocols import Completer
+from memory.records import Candidate, Memory, Rejection
+from memory.rules import extract_candidates
+from memory.search import search
+from memory.store import MemoryStore
+from memory.validate import validate
+
+log = logging.getLogger(__name__)
+_ORIGIN_RANK = {"rule": 0, "model": 1}
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Minimum confidence and importance for a candidate to be kept (settings)."""
+
+    min_confidence: float = 0.6
+    min_importance: float = 0.3
+
+
+@dataclass
+class Written:
+    """A memory the pipeline wrote (or would write, in a dry run) and what it did."""
+
+    memory: Memory
+    action: str
+
+    def to_json(self) -> dict:
+        data = self.memory.to_json()
+        data["action"] = self.action
+        return data
+
+
+@dataclass
+class ExtractionResult:
+    """What one run wrote and what it rejected, with reasons."""
+
+    written: list[Written] = field(default_factory=list)
+    rejected: list[Rejection] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {"written": [w.to_json() for w in self.written], "rejected": [r.to_json() for r in self.rejected]}
+
+
+class MemoryPipeline:
+    """Learns from one user message (with the companion's previous message as context)."""
+
+    def __init__(self, store: MemoryStore, completer: Completer | None = None, thresholds: Thresholds = Thresholds()):
+        self.store = store
+        self.completer = completer
+        self.thresholds = thresholds
+
+    def process(self, user_text: str, assistant_text: str | None, today: date, *, session_id: str | None = None,
+                message_id: str | None = None, dry_run: bool = False) -> ExtractionResult:
+        """Run the whole pipeline; with dry_run nothing is stored."""
+        result = ExtractionResult()
+        candidates = extract_candidates(user_text, assistant_text, today)
+        candidates += self._model_candidates(user_text, assistant_text, result)
+        accepted, rejected = validate(candidates, user_text, assistant_text, today,
+                                      self.thresholds.min_confidence, self.thresholds.min_importance)
+        result.rejected.extend(rejected)
+        for cand in _dedupe(accepted):
+            self._reconcile(cand, today, session_id, message_id, dry_run, result)
+        return result
+
+    def _model_candidates(self, user_text: str, assistant_text: str | None, result: ExtractionResult) -> list[Candidate]:
+        if self.completer is None:
+            return []
+        known = [h.memory for h in search(self.store, user_text, k=5)]
+        try:
+            return model_extract.propose(self.completer, user_text, assistant_text, known)
+        except model_extract.ModelAnswerError as exc:
+            # The rule candidates still stand; the failure is visible, not a silent "nothing found".
+            log.warning("model extraction answer unusable: %s", exc)
+            result.rejected.append(Rejection("(model answer)", f"model answer unusable: {exc}"))
+            return []
+
+    def _reconcile(self, cand: Candidate, today: date, session_id: str | None, message_id: str | None,
+                   dry_run: bool, result: ExtractionResult) -> None:
+        vector = self.store.embedder.embed([cand.content])[0]
+        decision = reconcile.decide(self.store, cand, today, vector)
+        if decision.action == "rejected":
+            result.rejected.append(Rejection(cand.content, decision.reason))
+            return
+        decision.memory.session_id, decision.memory.message_id = session_id, message_id
+        if dry_run:
+            result.written.append(Written(decision.memory, decision.action))
+            return
+        why = f"{cand.source} ({cand.origin})"
+        memory = reconcile.apply(self.store, decision, vector, why)
+        result.written.append(Written(memory, decision.action))
+
+
+def _dedupe(cands: list[Candidate]) -> list[Candidate]:
+    """One candidate per topic (or per content): explicit beats stated beats inferred, rules beat the model."""
+    best: dict[str, Candidate] = {}
+    for c in cands:
+        key = c.topic or c.content.casefold()
+        old = best.get(key)
+        if old is None or _rank(c) > _rank(old):
+            best[key] = c
+    return list(best.values())
+
+
+def _rank(c: Candidate) -> tuple:
+    return ({"explicit": 2, "stated": 1}.get(c.source, 0), -_ORIGIN_RANK.get(c.origin.split(":")[0], 1), c.confidence)

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Set everything up (first run only) and run the whole test suite with the bundled models.
+set -euo pipefail
+cd "$(dirname "$0")"
+scripts/setup.sh
+export QT_QPA_PLATFORM=offscreen
+exec .venv/bin/python -m pytest "$@"
