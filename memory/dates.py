@@ -1,0 +1,469 @@
+"""Relative date expressions (English and Simplified Chinese) resolved to absolute dates.
+
+Pure stdlib. Conventions follow /work/shared/eval/README.md ("Date conventions"):
+
+* Day offsets ("tomorrow", "in two weeks", "明天", "三天后") count calendar days from `today`;
+  month offsets clamp to the month's end (Jan 31 + one month = Feb 28/29).
+* A bare weekday, "this/coming/this coming <weekday>" and bare "周X/星期X" mean the first such
+  weekday *after* today (1-7 days ahead). "next <weekday>" and "下周X" mean weekday X of the
+  following Monday-start week; "这周X/本周X" is the day of the current week (possibly past);
+  "last <weekday>" is the most recent such day before today; "上周X" is X of the previous week.
+* "this weekend"/"the weekend"/"周末"/"这周末" mean Saturday of the current week (today itself
+  if today is Saturday or Sunday); "next weekend"/"下周末" the Saturday of next week.
+* "the Nth of next month"/"下个月N号" are day N of the following month; "the Nth"/"N号" on their
+  own are day N of the current month, even if already past. A month and day without a year is
+  the next occurrence on or after today.
+* Vague past spans "last week"/"上周" (today - 7) and "last month"/"上个月" (today - 1 month)
+  are returned as approximate mentions (absolutize writes "around <date>" / "<date>前后").
+  Vague future spans ("next week", "next month", "下周", "下个月") have no definite day and are
+  not returned. Plural weekdays ("on Mondays"), "every Friday", "每周三" and bare weekday
+  ranges ("Monday to Friday", "Tue-Thu", "周一到周五": both ends are dropped) are treated as
+  routines, not dates. Tense is not considered ("I saw him Friday" still resolves forward).
+"""
+from __future__ import annotations
+
+import re
+from calendar import monthrange
+from dataclasses import dataclass
+from datetime import date, timedelta
+from typing import Callable, Iterable
+
+__all__ = ["DateMention", "find_dates", "absolutize"]
+
+
+@dataclass(frozen=True)
+class DateMention:
+    """One date expression found in a text."""
+
+    start: int          # char offset in text
+    end: int            # char offset (exclusive)
+    text: str           # the matched phrase, e.g. "next Friday", "下周三"
+    date: date          # the resolved absolute date
+    relative: bool      # False when the phrase was already absolute ("2026-12-19", "August 14")
+
+
+@dataclass(frozen=True)
+class _Hit:
+    mention: DateMention
+    style: str  # how absolutize renders it: day | bare | approx | weekend | part:<word>
+
+
+_Result = tuple[date, bool, str]          # (date, relative, style)
+# A resolver returns None to reject a match; it may also raise ValueError for an impossible
+# date (Feb 30, month 13), which rejects it the same way.
+_Resolver = Callable[[re.Match, date, str], "_Result | None"]
+_RULES: list[tuple[re.Pattern[str], _Resolver]] = []
+
+
+def _rule(pattern: str, flags: int = re.IGNORECASE) -> Callable[[_Resolver], _Resolver]:
+    """Register a resolver for every match of `pattern` (the rule table is built by decoration)."""
+    def register(fn: _Resolver) -> _Resolver:
+        _RULES.append((re.compile(pattern, flags), fn))
+        return fn
+    return register
+
+
+# ---------------------------------------------------------------- calendar arithmetic
+
+def _add_months(d: date, n: int) -> date:
+    """d plus n calendar months, clamping the day to the target month's length."""
+    y, m = divmod(d.month - 1 + n, 12)
+    year, month = d.year + y, m + 1
+    return date(year, month, min(d.day, monthrange(year, month)[1]))
+
+
+def _day_in_month(today: date, months_ahead: int, day: int) -> date:
+    """Day `day` of the month `months_ahead` after today's (ValueError if it does not exist)."""
+    return _add_months(today.replace(day=1), months_ahead).replace(day=day)
+
+
+def _week_day(today: date, weeks: int, weekday: int) -> date:
+    """Weekday (0 = Monday) of the Monday-start week `weeks` after the current one."""
+    return today - timedelta(days=today.weekday()) + timedelta(weeks=weeks, days=weekday)
+
+
+def _next_weekday(today: date, weekday: int) -> date:
+    """The first such weekday strictly after today."""
+    return today + timedelta(days=(weekday - today.weekday() - 1) % 7 + 1)
+
+
+def _prev_weekday(today: date, weekday: int) -> date:
+    """The most recent such weekday strictly before today."""
+    return today - timedelta(days=(today.weekday() - weekday - 1) % 7 + 1)
+
+
+def _weekend(today: date, weeks: int) -> date:
+    """Saturday of the week `weeks` from now; this weekend is today if today is Sat/Sun."""
+    return today if weeks == 0 and today.weekday() >= 5 else _week_day(today, weeks, 5)
+
+
+def _next_occurrence(today: date, month: int, day: int) -> date:
+    """Month/day on or after today (Feb 29 waits for a leap year); ValueError if never valid."""
+    for year in range(today.year, today.year + 9):
+        if 1 <= month <= 12 and 1 <= day <= monthrange(year, month)[1] and date(year, month, day) >= today:
+            return date(year, month, day)
+    raise ValueError(f"no date {month}/{day}")
+
+
+def _shift(today: date, n: int, unit: str) -> date:
+    """today + n units; unit is one of day, week, fortnight, month, year."""
+    if unit in ("month", "year"):
+        return _add_months(today, n * (12 if unit == "year" else 1))
+    return today + timedelta(days=n * {"day": 1, "week": 7, "fortnight": 14}[unit])
+
+
+# ---------------------------------------------------------------- vocabulary
+
+def _alt(words: Iterable[str]) -> str:
+    """Regex alternation, longest first; spaces/hyphens in a word match any run of them."""
+    ordered = sorted(set(words), key=len, reverse=True)
+    return "|".join(r"[\s-]+".join(map(re.escape, re.split(r"[\s-]+", w))) for w in ordered)
+
+
+def _norm(s: str) -> str:
+    return re.sub(r"[\s-]+", " ", s.strip().lower())
+
+
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_WD_ABBR = {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "thu": 3, "thur": 3, "thurs": 3,
+            "fri": 4, "sat": 5, "sun": 6}
+_AMBIGUOUS_ABBR = {"mon", "wed", "sat", "sun"}   # also words: need "Sat." style
+_WD_INDEX = {**{w: i for i, w in enumerate(_WEEKDAYS)}, **_WD_ABBR}
+_MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august",
+                "september", "october", "november", "december")
+_MONTHS = {**{m: i + 1 for i, m in enumerate(_MONTH_NAMES)},
+           **{m[:3]: i + 1 for i, m in enumerate(_MONTH_NAMES) if m != "may"}, "sept": 9}
+_NUMBERS = {w: i + 1 for i, w in enumerate(
+    "one two three four five six seven eight nine ten eleven twelve".split())}
+_NUMBERS.update({"a": 1, "an": 1, "a couple of": 2, "a couple": 2, "couple of": 2})
+_ORD_UNITS = "first second third fourth fifth sixth seventh eighth ninth".split()
+_ORDINALS = {w: i + 1 for i, w in enumerate(_ORD_UNITS + "tenth eleventh twelfth thirteenth "
+             "fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth".split())}
+_ORDINALS.update({f"twenty {w}": 21 + i for i, w in enumerate(_ORD_UNITS)})
+_ORDINALS.update({"thirtieth": 30, "thirty first": 31})
+# Words that may follow a bare "the 5th" (anything else: "the 5th floor", "the 5th time").
+_NTH_FOLLOWERS = frozenset("at and or but so then when if in for to with because i i'm we we're "
+                           "he she they it it's you my is was will would which that this too as "
+                           "morning afternoon evening night until from please".split())
+_EN_PREPS = frozenset("on by until till til before after from since for through thru to of at "
+                      "over during than around about and or between".split())
+_ROUTINE_WORDS = frozenset("every each a most all some other".split())
+_NEXT_WORD = re.compile(r"\s*([A-Za-z']+)")
+_PUNCT_OR_END = re.compile(r"\s*(?:[^\w\s]|$)")
+_POSSESSIVE = re.compile(r"['’]s\b")
+_COPULA = re.compile(r"\s+(?:is|was|will|would)\b", re.IGNORECASE)
+
+_ON = r"\b(?:(?P<on>on)\s+)?"
+_WD = rf"(?P<wd>{_alt(_WD_INDEX)})\b"
+_DAYNUM = r"(?P<day>\d{1,2})(?!\d)(?P<sfx>st|nd|rd|th)?\b"
+_DAYSPEC = rf"(?:{_DAYNUM}|(?P<dayw>{_alt(_ORDINALS)})\b)"
+_MON = rf"(?P<mon>{_alt(_MONTHS)})\b\.?"
+_YEAR = r"(?:,?\s+(?P<year>\d{4})(?!\d))?"
+_NUM = rf"(?P<n>\d{{1,3}}|{_alt(_NUMBERS)})"
+_UNIT = r"(?P<unit>day|week|fortnight|month|year)s?"
+_PART = r"(?:\s+(?P<part>morning|afternoon|evening|night)\b)?"
+_EN_RANGE = re.compile(rf"\b(?:{_alt(_WD_INDEX)})\s*(?:-|–|to|through|thru|till|until)\s*"
+                       rf"(?:{_alt(_WD_INDEX)})\b", re.IGNORECASE)
+
+_CN = "一二两三四五六七八九十"
+_CNUM = rf"(?:\d{{1,2}}|[{_CN}]{{1,3}})"
+_CN_DIGITS = {c: i for i, c in enumerate("零一二三四五六七八九")} | {"两": 2, "〇": 0}
+_ZH_WD = {c: i for i, c in enumerate("一二三四五六日")} | {"天": 6}
+_ZH_REL = {"下下": 2, "下": 1, "这": 0, "本": 0, "上": -1, "上上": -2}
+_REL = r"(?P<rel>下下|上上|下|上|这|本)"
+_WEEK = r"(?:周|星期|礼拜)"
+_ZH_RANGE_MARKS = frozenset("到至~-—－～")
+_ZH_NOT_BEFORE_BARE = set(_CN + "0123456789０１２３４５６７８９每个几第") | _ZH_RANGE_MARKS
+_ZH_NOT_BEFORE_REL = set("一以地底楼树乡私天留剩放早晚马加网路身手之向往北爱看赶")
+_ZH_NOT_AFTER_HAO = "线楼房门床位车厢桌窗口机店馆台院栋单码球选字坑种箱包游"
+
+
+def _cn_int(s: str) -> int | None:
+    """Parse digits (incl. full-width) or a Chinese numeral below 100 ("十九", "三十一", "两")."""
+    if s.isdigit():
+        return int(s)
+    tens, ten, units = s.partition("十")
+    try:
+        if not ten:
+            return _CN_DIGITS[s] if len(s) == 1 else None
+        return (_CN_DIGITS[tens] if tens else 1) * 10 + (_CN_DIGITS[units] if units else 0)
+    except KeyError:
+        return None
+
+
+def _prev_word(text: str, i: int) -> str:
+    found = re.search(r"([A-Za-z']+)\s+$", text[max(0, i - 40):i])
+    return found.group(1).lower() if found else ""
+
+
+def _overlaps(pattern: re.Pattern[str], text: str, m: re.Match) -> bool:
+    """Whether a match of `pattern` (at most ~40 chars long) overlaps m."""
+    hits = pattern.finditer(text, max(0, m.start() - 40), m.end() + 40)
+    return any(r.start() < m.end() and m.start() < r.end() for r in hits)
+
+
+def _after_boundary(text: str, i: int, marks: str) -> bool:
+    """Whether text[:i], ignoring trailing whitespace, is empty or ends with one of `marks`."""
+    while i > 0 and text[i - 1].isspace():
+        i -= 1
+    return i == 0 or text[i - 1] in marks
+
+
+def _day_value(m: re.Match) -> int:
+    return int(m["day"]) if m["day"] else _ORDINALS[_norm(m["dayw"])]
+
+
+# ---------------------------------------------------------------- English rules
+
+@_rule(_ON + r"(?P<w>(?:the\s+)?day\s+after\s+tomorrow|(?:the\s+)?day\s+before\s+yesterday"
+       r"|tomm?orr?ow|tmrw|tmr|today|yesterday)\b" + _PART)
+def _en_day_word(m: re.Match, today: date, text: str) -> _Result:
+    w = _norm(m["w"]).removeprefix("the ")
+    offset = {"day after tomorrow": 2, "day before yesterday": -2, "today": 0, "yesterday": -1}.get(w, 1)
+    return today + timedelta(days=offset), True, f"part:{m['part'].lower()}" if m["part"] else "day"
+
+
+@_rule(r"\b(?P<w>tonight|tonite|last\s+night|this\s+(?:morning|afternoon|evening))\b")
+def _en_part_of_day(m: re.Match, today: date, text: str) -> _Result:
+    w = _norm(m["w"])
+    part = "night" if w in ("tonight", "tonite", "last night") else w.split()[1]
+    return today - timedelta(days=w == "last night"), True, f"part:{part}"
+
+
+@_rule(r"\bin\s+" + _NUM + r"\s+" + _UNIT + r"(?:(?:['’]s?)?\s+time)?(?![\w-])")
+def _en_in_n(m: re.Match, today: date, text: str) -> _Result:
+    n = int(m["n"]) if m["n"].isdigit() else _NUMBERS[_norm(m["n"])]
+    return _shift(today, n, m["unit"].lower()), True, "day"
+
+
+@_rule(r"\b" + _NUM + r"\s+" + _UNIT + r"\s+(?P<dir>from\s+now|from\s+today|ago(?:\s+today)?)\b")
+def _en_n_from_now(m: re.Match, today: date, text: str) -> _Result:
+    n = int(m["n"]) if m["n"].isdigit() else _NUMBERS[_norm(m["n"])]
+    sign = -1 if m["dir"].lower().startswith("ago") else 1
+    return _shift(today, sign * n, m["unit"].lower()), True, "day"
+
+
+@_rule(r"\blast\s+(?P<unit>week|month)(?![\w-])")
+def _en_last_span(m: re.Match, today: date, text: str) -> _Result | None:
+    if _prev_word(text, m.start()) in ("the", "this", "past", "of"):   # "for the last week"
+        return None
+    return _shift(today, -1, m["unit"].lower()), True, "approx"
+
+
+@_rule(_ON + r"(?P<mod>this\s+coming|this\s+past|this|next|last|the|coming|past)\s+weekend(?![\w-])")
+def _en_weekend(m: re.Match, today: date, text: str) -> _Result:
+    mod = _norm(m["mod"])
+    weeks = 1 if mod == "next" else -1 if mod in ("last", "past", "this past") else 0
+    return _weekend(today, weeks), True, "weekend"
+
+
+@_rule(_ON + r"(?:(?P<mod>this\s+coming|this\s+past|coming|this|next|last|past|previous)\s+)?" + _WD + _PART)
+def _en_weekday(m: re.Match, today: date, text: str) -> _Result | None:
+    name, mod = m["wd"].lower(), _norm(m["mod"] or "")
+    if name in _AMBIGUOUS_ABBR and not (m["wd"].istitle() and text[m.end("wd"):m.end("wd") + 1] == "."):
+        return None
+    if not mod and not m["on"] and _prev_word(text, m.start()) in _ROUTINE_WORDS:
+        return None
+    if not mod and _overlaps(_EN_RANGE, text, m):
+        return None
+    wd, style = _WD_INDEX[name], f"part:{m['part'].lower()}" if m["part"] else "day"
+    if mod == "next":
+        return _week_day(today, 1, wd), True, style
+    if mod in ("last", "past", "this past", "previous"):
+        return _prev_weekday(today, wd), True, style
+    return _next_weekday(today, wd), True, style
+
+
+@_rule(_ON + r"the\s+" + _DAYSPEC + r"\s+(?:of\s+)?(?P<which>next|this|the\s+next|the\s+following"
+       r"|the\s+coming|the)\s+month\b")
+def _en_nth_of_month(m: re.Match, today: date, text: str) -> _Result:
+    months = 0 if _norm(m["which"]) in ("this", "the") else 1
+    return _day_in_month(today, months, _day_value(m)), True, "day"
+
+
+@_rule(_ON + r"(?P<which>next|this)\s+month\s+on\s+the\s+" + _DAYSPEC)
+def _en_month_on_nth(m: re.Match, today: date, text: str) -> _Result:
+    return _day_in_month(today, int(m["which"].lower() == "next"), _day_value(m)), True, "day"
+
+
+@_rule(_ON + r"the\s+(?P<day>\d{1,2})(?:st|nd|rd|th)\b")
+def _en_bare_nth(m: re.Match, today: date, text: str) -> _Result | None:
+    follower = _NEXT_WORD.match(text, m.end())
+    if follower and follower.group(1).lower() not in _NTH_FOLLOWERS:
+        return None
+    return _day_in_month(today, 0, int(m["day"])), True, "day"
+
+
+def _month_name_date(m: re.Match, today: date, text: str) -> _Result | None:
+    """Shared by both month-name word orders; "may"/"march" in lower case need a date-like shape."""
+    token = m["mon"].rstrip(".")
+    if token.lower() in ("may", "march") and token.islower() and not m["sfx"]:
+        shaped = m.groupdict().get("of") or _PUNCT_OR_END.match(text, m.end())
+        if not shaped:
+            return None
+    month, day = _MONTHS[token.lower()], _day_value(m)
+    d = date(int(m["year"]), month, day) if m["year"] else _next_occurrence(today, month, day)
+    return d, False, "day"
+
+
+_rule(_ON + rf"(?:(?:{_alt(_WEEKDAYS)}),?\s+)?" + _MON + r"\s+(?:the\s+)?" + _DAYSPEC + _YEAR)(_month_name_date)
+
+
+@_rule(_ON + r"(?P<the>the\s+)?" + _DAYSPEC + r"\s+(?P<of>of\s+)?" + _MON + _YEAR)
+def _day_first(m: re.Match, today: date, text: str) -> _Result | None:
+    """ "14 August", "the 14th of August"; a word ordinal needs "the" ("a second May ...")."""
+    return None if m["dayw"] and not m["the"] else _month_name_date(m, today, text)
+
+
+@_rule(_ON + r"(?<![\d./-])(?P<y>\d{4})(?P<sep>[-/.])(?P<m>\d{1,2})(?P=sep)(?P<d>\d{1,2})(?![\d])")
+def _numeric_ymd(m: re.Match, today: date, text: str) -> _Result:
+    return date(int(m["y"]), int(m["m"]), int(m["d"])), False, "bare"
+
+
+# ---------------------------------------------------------------- Chinese rules
+
+_ZH_DAY_WORDS = {"大后天": (3, ""), "后天": (2, ""), "明天": (1, ""), "今天": (0, ""), "昨天": (-1, ""),
+                 "前天": (-2, ""), "大前天": (-3, ""), "明早": (1, "早上"), "明晚": (1, "晚上"),
+                 "今早": (0, "早上"), "今晚": (0, "晚上"), "昨晚": (-1, "晚上")}
+
+
+def _zh_rel_ok(m: re.Match, text: str) -> bool:
+    """A 上/下/这 prefix must not be the tail of another word (早上周…, 一下周末…)."""
+    return m.start() == 0 or not m["rel"] or text[m.start() - 1] not in _ZH_NOT_BEFORE_REL
+
+
+def _zh_bare_ok(m: re.Match, text: str) -> bool:
+    """A bare 周X/周末 must not be a routine (每周三), a count (一周一次) or part of a range."""
+    return m.start() == 0 or text[m.start() - 1] not in _ZH_NOT_BEFORE_BARE
+
+
+@_rule(_alt(_ZH_DAY_WORDS))
+def _zh_day_word(m: re.Match, today: date, text: str) -> _Result:
+    offset, part = _ZH_DAY_WORDS[m.group(0)]
+    return today + timedelta(days=offset), True, f"part:{part}" if part else "day"
+
+
+@_rule(rf"(?:{_REL}个?)?{_WEEK}(?P<wd>[一二三四五六日天])")
+def _zh_weekday(m: re.Match, today: date, text: str) -> _Result | None:
+    wd = _ZH_WD[m["wd"]]
+    if m["rel"]:
+        return (_week_day(today, _ZH_REL[m["rel"]], wd), True, "day") if _zh_rel_ok(m, text) else None
+    if not _zh_bare_ok(m, text) or text[m.end():m.end() + 1] in _ZH_RANGE_MARKS:
+        return None
+    return _next_weekday(today, wd), True, "day"
+
+
+@_rule(rf"(?:{_REL}个?)?周末")
+def _zh_weekend(m: re.Match, today: date, text: str) -> _Result | None:
+    ok = _zh_rel_ok(m, text) if m["rel"] else _zh_bare_ok(m, text)
+    return (_weekend(today, _ZH_REL[m["rel"] or "这"]), True, "weekend") if ok else None
+
+
+@_rule(rf"(?P<rel>上上|上)个?(?P<unit>月|周|星期|礼拜)")
+def _zh_last_span(m: re.Match, today: date, text: str) -> _Result | None:
+    n = _ZH_REL[m["rel"]]
+    d = _add_months(today, n) if m["unit"] == "月" else today + timedelta(weeks=n)
+    return (d, True, "approx") if _zh_rel_ok(m, text) else None
+
+
+@_rule(rf"{_REL}个?月的?(?P<d>{_CNUM})[号日]")
+def _zh_day_of_rel_month(m: re.Match, today: date, text: str) -> _Result | None:
+    d = _day_in_month(today, _ZH_REL[m["rel"]], _cn_int(m["d"]) or 0)
+    return (d, True, "day") if _zh_rel_ok(m, text) else None
+
+
+@_rule(rf"(?<![\d{_CN}月年第个周期])(?:(?P<d>{_CNUM})号|(?P<dd>\d{{1,2}})日)(?![{_ZH_NOT_AFTER_HAO}])")
+def _zh_bare_day(m: re.Match, today: date, text: str) -> _Result:
+    return _day_in_month(today, 0, _cn_int(m["d"] or m["dd"]) or 0), True, "day"
+
+
+@_rule(rf"(?<![\d{_CN}])(?:(?P<y>\d{{4}})年|(?P<yrel>今年|明年|去年))?(?P<m>{_CNUM})月份?(?P<d>{_CNUM})[号日]")
+def _zh_month_day(m: re.Match, today: date, text: str) -> _Result:
+    month, day = _cn_int(m["m"]) or 0, _cn_int(m["d"]) or 0
+    if not (m["y"] or m["yrel"]):
+        return _next_occurrence(today, month, day), False, "bare"
+    year = int(m["y"]) if m["y"] else today.year + {"今年": 0, "明年": 1, "去年": -1}[m["yrel"]]
+    return date(year, month, day), bool(m["yrel"]), "bare"
+
+
+@_rule(rf"(?<![\d{_CN}第])(?P<n>\d{{1,3}}|[{_CN}]{{1,3}}|半)(?P<unit>天|日|周|个星期|个礼拜|星期|礼拜|个月|年)"
+       r"(?P<dir>以后|之后|过后|后|以前|之前|前)")
+def _zh_in_n(m: re.Match, today: date, text: str) -> _Result | None:
+    unit = {"天": "day", "日": "day", "个月": "month", "年": "year"}.get(m["unit"], "week")
+    if m["n"] == "半":  # 半个月 = 15 days, 半年 = 6 months; 半天/半周 are not dates
+        if unit not in ("month", "year"):
+            return None
+        n, unit = (15, "day") if unit == "month" else (6, "month")
+    elif (n := _cn_int(m["n"])) is None:
+        return None
+    sign = -1 if "前" in m["dir"] else 1
+    return _shift(today, sign * n, unit), True, "day"
+
+
+# ---------------------------------------------------------------- public API
+
+def _scan(text: str, today: date) -> list[_Hit]:
+    """Every rule's matches, resolved; overlaps settled longest-first, then earliest-first."""
+    candidates: list[_Hit] = []
+    for pattern, resolve in _RULES:
+        m = pattern.search(text)
+        while m:
+            try:
+                result = resolve(m, today, text)
+            except (ValueError, OverflowError):  # impossible dates, dates beyond year 9999
+                result = None
+            if result:
+                d, relative, style = result
+                candidates.append(_Hit(DateMention(m.start(), m.end(), m.group(0), d, relative), style))
+            # A rejected match may hide a shorter one inside it ("一下周末" -> "周末"): retry one char on.
+            m = pattern.search(text, m.end() if result else m.start() + 1)
+    candidates.sort(key=lambda h: (h.mention.start - h.mention.end, h.mention.start))
+    chosen: list[_Hit] = []
+    taken = bytearray(len(text))
+    for hit in candidates:
+        start, end = hit.mention.start, hit.mention.end
+        if not any(taken[start:end]):
+            taken[start:end] = b"\x01" * (end - start)
+            chosen.append(hit)
+    return sorted(chosen, key=lambda h: h.mention.start)
+
+
+def find_dates(text: str, today: date) -> list[DateMention]:
+    """All date mentions in text, in order, non-overlapping (longest match wins)."""
+    return [hit.mention for hit in _scan(text, today)]
+
+
+def _wants_on(text: str, start: int, end: int) -> bool:
+    """Whether an English date replacing text[start:end] reads better as "on <date>"."""
+    if _prev_word(text, start) in _EN_PREPS or _POSSESSIVE.match(text, end):
+        return False
+    return not (_after_boundary(text, start, ".!?;:,(\"“—-") and _COPULA.match(text, end))
+
+
+def _render(text: str, hit: _Hit) -> str:
+    """The replacement for one mention: the ISO date, worded to fit the sentence."""
+    m, (kind, _, extra) = hit.mention, hit.style.partition(":")
+    iso = m.date.isoformat()
+    if re.search(r"[\u4e00-\u9fff]", m.text):
+        return iso + {"approx": "前后", "weekend": "周末", "part": extra}.get(kind, "")
+    phrase = {"approx": f"around {iso}", "weekend": f"the weekend of {iso}",
+              "part": f"the {extra} of {iso}"}.get(kind, iso)
+    if re.match(r"on\s", m.text, re.IGNORECASE) or (
+            kind not in ("approx", "bare") and _wants_on(text, m.start, m.end)):
+        phrase = "on " + phrase
+    if m.text[0].isupper() and _after_boundary(text, m.start, ".!?"):
+        phrase = phrase[0].upper() + phrase[1:]
+    return phrase
+
+
+def absolutize(text: str, today: date) -> tuple[str, date | None]:
+    """Return text with every relative date phrase replaced by its ISO date (YYYY-MM-DD), and the first date found (or None).
+
+    Absolute dates written another way ("August 14", "12月19号") are normalised to ISO too.
+    """
+    hits = _scan(text, today)
+    pieces, pos = [], 0
+    for hit in hits:
+        pieces += [text[pos:hit.mention.start], _render(text, hit)]
+        pos = hit.mention.end
+    return "".join(pieces) + text[pos:], hits[0].mention.date if hits else None
