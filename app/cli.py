@@ -93,14 +93,17 @@ def _memory_parsers(m) -> None:
     m.add_parser("import").add_argument("file")
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the console script."""
+DesktopLauncher = Callable[..., int]
+
+
+def main(argv: Sequence[str] | None = None, open_desktop: DesktopLauncher | None = None) -> int:
+    """Run one command; with no command, open the desktop app through `open_desktop` (given by ui/)."""
     logging.basicConfig(level=os.environ.get("COMPANION_LOG", "WARNING"), format="%(levelname)s %(name)s: %(message)s")
     args = build_parser().parse_args(argv)
     try:
         clock = Clock.parse(args.today or os.environ.get("COMPANION_TODAY"))
         home = resolve_home(args.home)
-        return _dispatch(args, home, clock)
+        return _dispatch(args, home, clock, open_desktop)
     except USER_ERRORS as exc:
         print(f"companion: {exc}", file=sys.stderr)
         return EXIT_USER_ERROR
@@ -115,10 +118,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
-def _dispatch(args, home, clock) -> int:
+def _dispatch(args, home, clock, open_desktop: DesktopLauncher | None) -> int:
     if args.command is None:
-        from ui.main import run_app  # the desktop app is only imported when it is wanted
-        return run_app(home=home, clock=clock, model_override=args.model)
+        if open_desktop is None:
+            raise AppError("The desktop app is not available from here; run `companion` or pick a command.")
+        return open_desktop(home=home, clock=clock, model_override=args.model)
     if args.command == "models":
         return _models_status(args, home)
     from app.commands import COMMANDS

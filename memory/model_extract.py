@@ -9,6 +9,7 @@ from memory.protocols import Completer
 from memory.records import CATEGORIES, Candidate, Memory
 
 log = logging.getLogger(__name__)
+MAX_ANSWER_TOKENS = 320
 
 
 class ModelAnswerError(Exception):
@@ -18,7 +19,7 @@ class ModelAnswerError(Exception):
 def propose(completer: Completer, user_text: str, assistant_text: str | None, known: list[Memory]) -> list[Candidate]:
     """Ask the model for memories; raises ModelAnswerError on an unusable answer (never returns [] for one)."""
     raw = completer.complete_json(EXTRACTION_SYSTEM, extraction_user_prompt(user_text, assistant_text, known),
-                                  EXTRACTION_SCHEMA)
+                                  EXTRACTION_SCHEMA, max_tokens=MAX_ANSWER_TOKENS)
     return parse(raw)
 
 

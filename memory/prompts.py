@@ -25,8 +25,8 @@ EXTRACTION_SCHEMA: dict = {
                 "type": "object",
                 "properties": {
                     "category": {"type": "string", "enum": list(CATEGORIES)},
-                    "content": {"type": "string"},
-                    "quote": {"type": "string"},
+                    "content": {"type": "string", "minLength": 3, "maxLength": 160},
+                    "quote": {"type": "string", "minLength": 2, "maxLength": 200},
                     "confidence": {"type": "number"},
                     "importance": {"type": "number"},
                 },

@@ -1,0 +1,175 @@
+"""Qt-free use cases of the desktop app: opening the profile, the memory panel's verbs, sessions, settings."""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from app.clock import Clock
+from app.companion import Companion
+from app.errors import AppError
+from app.keys import obtain_key
+from app.portability import export_json, export_markdown, import_memories, read_import
+from app.settings import Settings
+from memory.errors import NotFound, StoreError
+from memory.forget import ForgetReceipt, forget, forget_all
+from memory.guard import instruction_reason
+from memory.records import HistoryEntry, Memory, Message, Session
+from memory.search import search
+from models.resolve import check_gguf
+
+PANEL_SEARCH_K = 50
+# Settings whose change needs the chat model loaded again.
+MODEL_SETTINGS = ("chat_model", "n_ctx", "n_threads")
+
+
+class KeyNeeded(AppError):
+    """The database key could not be found by itself; the user must choose a passphrase (the message says why)."""
+
+
+def open_companion(home: Path, clock: Clock, model_override: str | None = None,
+                   passphrase: str | None = None) -> Companion:
+    """Open the profile; KeyNeeded when a passphrase is required or the one given does not open the database."""
+    try:
+        obtain_key(home / "companion.db", passphrase)
+    except AppError as exc:
+        raise KeyNeeded(str(exc)) from exc
+    try:
+        return Companion(home, clock, model_override=model_override, passphrase=passphrase)
+    except StoreError as exc:
+        if passphrase and "key is wrong" in str(exc):
+            raise KeyNeeded("That passphrase does not open your memories. Try again.") from exc
+        raise
+
+
+def unload_chat_model(companion: Companion) -> None:
+    """Free the loaded chat model so the next use loads it again with the current settings."""
+    # Companion has no public verb for this yet (requested); the lock is the one chat_model() takes.
+    with companion._model_lock:
+        if companion._chat_model is not None:
+            companion._chat_model.close()
+            companion._chat_model = None
+
+
+def check_model_file(path: str) -> str:
+    """'' if path is a usable GGUF, else the sentence that says what is wrong with it."""
+    from models.errors import ModelError
+    try:
+        check_gguf(Path(path).expanduser())
+    except ModelError as exc:
+        return str(exc)
+    return ""
+
+
+def apply_settings(companion: Companion, changed: Settings) -> bool:
+    """Save new settings into the open profile; True when the chat model must be loaded again."""
+    old = companion.settings
+    reload = any(getattr(old, k) != getattr(changed, k) for k in MODEL_SETTINGS)
+    for name, value in vars(changed).items():
+        setattr(old, name, value)  # the same object ChatService reads, so a new persona applies at once
+    old.save(companion.home)
+    return reload
+
+
+@dataclass
+class HistoryStep:
+    """One memory of a supersede chain with the changes recorded on it."""
+
+    memory: Memory
+    entries: list[HistoryEntry]
+
+
+class MemoryDesk:
+    """What the memory panel and the session list do, each verb one short database job."""
+
+    def __init__(self, companion: Companion):
+        self.c = companion
+
+    # -- memories ------------------------------------------------------------------------------
+    def all_memories(self) -> list[Memory]:
+        """Every memory, whatever its status, oldest first."""
+        return self.c.store.list(status="all")
+
+    def memories_by_id(self, ids: list[str]) -> dict[str, Memory]:
+        """The memories that still exist among these ids."""
+        found = {}
+        for memory_id in dict.fromkeys(ids):
+            try:
+                found[memory_id] = self.c.store.get(memory_id)
+            except NotFound:
+                pass
+        return found
+
+    def search(self, query: str, k: int = PANEL_SEARCH_K) -> list[tuple[str, float]]:
+        """(id, score) of the best matches of the chat's hybrid search, over every status."""
+        hits = search(self.c.store, query, k, weights=self.c.retrieval_settings().weights,
+                      statuses=("active", "superseded", "expired"))
+        return [(h.memory.id, h.score) for h in hits]
+
+    def edit(self, memory_id: str, **changes) -> Memory:
+        """Change a memory as the user asked; instruction-like text is refused like in chat."""
+        if "content" in changes:
+            reason = instruction_reason(changes["content"])
+            if reason:
+                raise AppError(f"Not saved: that reads as an {reason}, and Companion only remembers facts about you.")
+        return self.c.store.update(memory_id, reason="edited by the user", **changes)
+
+    def forget(self, memory_ids: list[str]) -> ForgetReceipt:
+        """Forget these memories everywhere and return the receipt."""
+        return forget(self.c.store, list(dict.fromkeys(memory_ids)))
+
+    def forget_everything(self) -> ForgetReceipt:
+        """Forget every memory."""
+        return forget_all(self.c.store)
+
+    def history(self, memory_id: str) -> list[HistoryStep]:
+        """The supersede chain through this memory, oldest first, each with its recorded changes."""
+        everything = {m.id: m for m in self.all_memories()}
+        if memory_id not in everything:
+            raise NotFound(f"No memory has the id {memory_id!r}.")
+        replaced_by = {m.superseded_by: m.id for m in everything.values() if m.superseded_by}
+        first, seen = memory_id, {memory_id}
+        while first in replaced_by and replaced_by[first] not in seen:
+            first = replaced_by[first]
+            seen.add(first)
+        chain, current = [], first
+        while current in everything and current not in {s.memory.id for s in chain}:
+            chain.append(HistoryStep(everything[current], self.c.store.history(current)))
+            current = everything[current].superseded_by
+        return chain
+
+    def export(self, path: Path, fmt: str) -> int:
+        """Write every memory to path as 'json' or 'md'; returns how many were written."""
+        text = export_json(self.c.store) if fmt == "json" else export_markdown(self.c.store)
+        try:
+            Path(path).write_text(text + "\n", encoding="utf-8")
+        except OSError as exc:
+            raise AppError(f"Cannot write {path}: {exc.strerror}.") from exc
+        return len(self.all_memories())
+
+    def import_file(self, path: Path) -> tuple[list[Memory], list[tuple[str, str]]]:
+        """Import an export file: (imported, [(content, why skipped)])."""
+        return import_memories(self.c.store, read_import(Path(path)))
+
+    # -- sessions ------------------------------------------------------------------------------
+    def sessions(self) -> list[Session]:
+        """All chat sessions, most recent first."""
+        return self.c.transcript.sessions()
+
+    def conversation(self, session_id: str) -> tuple[list[Message], dict[str, Memory]]:
+        """A session's messages and the memories its replies used (those that still exist)."""
+        messages = self.c.transcript.messages(session_id)
+        used = [i for m in messages for i in m.memories_used]
+        return messages, self.memories_by_id(used)
+
+    def rename_session(self, session_id: str, title: str) -> None:
+        """Give a session a new title."""
+        self.c.transcript.rename(session_id, title)
+
+    def delete_session(self, session_id: str) -> int:
+        """Delete a session and its messages."""
+        return self.c.transcript.delete_session(session_id)
+
+
+def with_changes(memory: Memory, changes: dict) -> Memory:
+    """A copy of memory with changes applied (what the panel shows until the database confirms)."""
+    return replace(memory, **changes)
