@@ -1,0 +1,151 @@
+"""The local chat model: a GGUF file run by llama.cpp (llama-cpp-python).
+
+`ChatModel.stream` is a plain generator of text pieces; whoever iterates it (a Qt worker, the
+terminal) decides how to show them. `complete_json` answers under a JSON-schema grammar and
+satisfies `memory.protocols.Completer`.
+"""
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+from typing import Any, Callable, Iterator, Sequence
+
+from models.errors import ModelError
+from models.resolve import check_gguf
+
+# A GGUF header alone (magic, version, counts) is 24 bytes; anything that small holds no model.
+_MIN_GGUF_SIZE = 1024
+_CHOOSE_OTHER = "Choose another GGUF file in Settings or pass --model."
+
+
+def default_threads() -> int:
+    """Half the logical CPUs (about the physical cores, which is what llama.cpp scales with), 1 to 8."""
+    return max(1, min(8, (os.cpu_count() or 2) // 2))
+
+
+def _silence_llama_log() -> None:
+    """Keep llama.cpp's log off stderr during generation.
+
+    llama-cpp-python's level table predates ggml renumbering its log levels, so with
+    verbose=False it prints llama.cpp *warnings* (mapped to ERROR) to stderr. Each Llama()
+    resets the level, hence this runs after loading.
+    """
+    import llama_cpp._logger
+
+    llama_cpp._logger.logger.setLevel(logging.CRITICAL)
+
+
+class ChatModel:
+    """A loaded llama.cpp model with its context, used for chat replies and JSON extraction.
+
+    Not thread-safe: a llama.cpp context must only ever be used by one thread, so one worker
+    thread owns the ChatModel and runs every call (chat and extraction) on it, one at a time.
+    The chat template is the one stored in the GGUF (`tokenizer.chat_template`).
+    """
+
+    def __init__(self, model_path: str | os.PathLike, n_ctx: int = 4096,
+                 n_threads: int | None = None, seed: int | None = None) -> None:
+        self.path = Path(model_path).expanduser()
+        size = check_gguf(self.path)
+        if size < _MIN_GGUF_SIZE:
+            raise ModelError(f"The chat model file {self.path} is too small to be a model. {_CHOOSE_OTHER}")
+        # llama.cpp is built with OpenMP, whose threads spin while waiting; when anything else
+        # wants the CPU (the embedder, the UI, another program) generation drops ~10x (2.4
+        # instead of 30 tokens/s measured on 2 cores). Passive waiting avoids that collapse.
+        # It must be set before libgomp loads, i.e. before the first llama_cpp import.
+        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+        # Imported here so `import models.chat` stays cheap and works without the native library.
+        from llama_cpp import Llama
+
+        threads = n_threads or default_threads()
+        # n_threads_batch (prompt processing) would default to every core; keep it modest too.
+        kwargs: dict[str, Any] = {"n_ctx": n_ctx, "n_threads": threads, "n_threads_batch": threads,
+                                  "verbose": False}
+        if seed is not None:
+            kwargs["seed"] = seed
+        try:
+            # chat_format=None: llama-cpp-python then formats messages with the GGUF's own
+            # tokenizer.chat_template (falling back to llama-2 only if the file has none).
+            self._llm = Llama(model_path=str(self.path), **kwargs)
+        except (ValueError, RuntimeError, OSError) as e:
+            # llama.cpp says only "Failed to load model from file" (or "Failed to create
+            # llama_context" when memory runs out); its own log is silenced with verbose=False.
+            if "llama_context" in str(e):
+                raise ModelError(
+                    f"The chat model {self.path.name} does not fit in memory with a context of "
+                    f"{n_ctx} tokens. Choose a smaller context or a smaller model in Settings."
+                ) from e
+            raise ModelError(
+                f"The chat model file {self.path} could not be loaded: it is damaged, incomplete, "
+                f"or not a model this version of llama.cpp supports. {_CHOOSE_OTHER}"
+            ) from e
+        _silence_llama_log()
+
+    @property
+    def n_ctx(self) -> int:
+        """The context window in tokens (prompt plus reply)."""
+        return self._llm.n_ctx()
+
+    @property
+    def chat_format(self) -> str | None:
+        """The chat format llama-cpp-python chose, e.g. "chatml" or "chat_template.default"."""
+        return self._llm.chat_format
+
+    def count_tokens(self, text: str) -> int:
+        """How many tokens `text` takes in this model's vocabulary (without a BOS token)."""
+        if not text:
+            return 0
+        return len(self._llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
+
+    def stream(self, messages: Sequence[dict], max_tokens: int = 512, temperature: float = 0.7,
+               should_stop: Callable[[], bool] | None = None) -> Iterator[str]:
+        """Yield the reply to `messages` piece by piece; stop early once `should_stop()` is true."""
+        chunks = self._run(lambda: self._llm.create_chat_completion(
+            messages=list(messages), max_tokens=max_tokens, temperature=temperature, stream=True,
+        ))
+        try:
+            while True:
+                chunk = self._run(lambda: next(chunks, None))
+                if chunk is None or (should_stop is not None and should_stop()):
+                    return
+                piece = chunk["choices"][0]["delta"].get("content")
+                if piece:
+                    yield piece
+        finally:
+            # Closing ends llama-cpp-python's generator, so no more tokens are decoded.
+            chunks.close()
+
+    def complete_json(self, system: str, user: str, schema: dict, max_tokens: int = 512) -> str:
+        """Return the model's raw JSON answer, generated under a grammar built from `schema`."""
+        result = self._run(lambda: self._llm.create_chat_completion(
+            messages=[{"role": "system", "content": system}, {"role": "user", "content": user}],
+            response_format={"type": "json_object", "schema": schema},
+            temperature=0.0,
+            # The default 1.1 penalises the quotes and braces JSON is made of.
+            repeat_penalty=1.0,
+            max_tokens=max_tokens,
+        ))
+        return result["choices"][0]["message"]["content"] or ""
+
+    def close(self) -> None:
+        """Free the model and its context now rather than at garbage collection."""
+        self._llm.close()
+
+    def __enter__(self) -> ChatModel:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _run(self, call: Callable[[], Any]) -> Any:
+        """Run a llama-cpp-python call, turning a prompt longer than the context into a ModelError."""
+        try:
+            return call()
+        except ValueError as e:
+            if "exceed context window" in str(e):
+                raise ModelError(
+                    f"The conversation is longer than the chat model's context of {self.n_ctx} tokens. "
+                    "Start a new session or choose a larger context in Settings."
+                ) from e
+            raise

@@ -1,0 +1,87 @@
+"""Sentence embeddings with all-MiniLM-L6-v2 (int8 ONNX) through fastembed, entirely offline."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Sequence
+
+from models.errors import ModelError
+from models.resolve import (
+    EMBEDDING_DIM,
+    EMBEDDING_MODEL_ID,
+    SETUP_COMMAND,
+    ResolvedModelDir,
+    resolve_embedding_model,
+)
+
+
+def default_threads() -> int:
+    """Half the cores, at most 4: embedding shares the CPU with the chat model."""
+    return max(1, min(4, (os.cpu_count() or 2) // 2))
+
+
+class FastEmbedEmbedder:
+    """Turns texts into normalized 384-dimensional vectors (satisfies `memory.protocols.Embedder`).
+
+    The ONNX session is created on the first `embed` call. Not thread-safe: the worker thread
+    that owns database writes and embedding owns this object.
+    """
+
+    def __init__(self, model_dir: ResolvedModelDir | Path, threads: int | None = None,
+                 batch_size: int = 32) -> None:
+        self.model_id: str = EMBEDDING_MODEL_ID
+        self.dim: int = EMBEDDING_DIM
+        self.path = model_dir.path if isinstance(model_dir, ResolvedModelDir) else Path(model_dir)
+        self.threads = threads if threads is not None else default_threads()
+        # Padding is to the longest text of a batch, so small batches waste little on short texts.
+        self.batch_size = batch_size
+        self._model: Any = None
+
+    @classmethod
+    def from_data_dir(cls, data_dir: Path, threads: int | None = None) -> FastEmbedEmbedder:
+        """An embedder over the bundled model, assembled into `data_dir` if needed."""
+        return cls(resolve_embedding_model(data_dir), threads=threads)
+
+    @property
+    def loaded(self) -> bool:
+        """Whether the ONNX session has been created."""
+        return self._model is not None
+
+    def load(self) -> None:
+        """Create the ONNX session now (otherwise the first `embed` does)."""
+        if self._model is not None:
+            return
+        # Imported here: fastembed pulls in onnxruntime and huggingface_hub (~1 s).
+        from fastembed import TextEmbedding
+
+        try:
+            # specific_model_path makes fastembed return that folder before any hub lookup;
+            # cache_dir is given only so fastembed does not create one in the system temp dir.
+            self._model = TextEmbedding(
+                model_name=EMBEDDING_MODEL_ID,
+                specific_model_path=str(self.path),
+                cache_dir=str(self.path.parent),
+                local_files_only=True,
+                threads=self.threads,
+            )
+        except Exception as e:  # onnxruntime and tokenizers raise assorted types for a bad file
+            raise ModelError(
+                f"The embedding model in {self.path} could not be loaded. "
+                f"Re-run {SETUP_COMMAND} to reinstall the bundled models."
+            ) from e
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        """Return one unit-length vector of `dim` floats per text, in order."""
+        if isinstance(texts, str):
+            raise TypeError("embed() takes a sequence of texts, not a single string")
+        texts = list(texts)
+        if not texts:
+            return []
+        self.load()
+        vectors = [v.tolist() for v in self._model.embed(texts, batch_size=self.batch_size)]
+        if len(vectors) != len(texts) or any(len(v) != self.dim for v in vectors):
+            raise ModelError(
+                f"The embedding model in {self.path} returned vectors of the wrong shape. "
+                f"Re-run {SETUP_COMMAND} to reinstall the bundled models."
+            )
+        return vectors
