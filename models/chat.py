@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
@@ -34,6 +35,9 @@ def _silence_llama_log() -> None:
     import llama_cpp._logger
 
     llama_cpp._logger.logger.setLevel(logging.CRITICAL)
+
+
+_SPECIAL_SHAPES = re.compile(r"<\|[^|<>]{0,40}\|>|</?s>|\[/?INST\]|<(?:start|end)_of_turn>|<\|?[a-z_]{2,30}\|?>")
 
 
 class ChatModel:
@@ -98,11 +102,30 @@ class ChatModel:
             return 0
         return len(self._llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
 
+    def defang(self, text: str) -> str:
+        """Text with anything that would tokenize as a control token (e.g. `<|im_start|>`) broken up.
+
+        The chat template's output is tokenized with special tokens enabled, so without this a user
+        could type a role boundary and write their own system turn.
+        """
+        if not text or self._same_tokens(text):
+            return text
+        broken = _SPECIAL_SHAPES.sub(lambda m: m.group(0)[0] + "\u200b" + m.group(0)[1:], text)
+        if self._same_tokens(broken):
+            return broken
+        return broken.replace("<", "<\u200b").replace("[", "[\u200b")
+
+    def _same_tokens(self, text: str) -> bool:
+        data = text.encode("utf-8", "replace")
+        return (self._llm.tokenize(data, add_bos=False, special=True)
+                == self._llm.tokenize(data, add_bos=False, special=False))
+
     def stream(self, messages: Sequence[dict], max_tokens: int = 512, temperature: float = 0.7,
                should_stop: Callable[[], bool] | None = None) -> Iterator[str]:
         """Yield the reply to `messages` piece by piece; stop early once `should_stop()` is true."""
+        safe = [{**m, "content": self.defang(m.get("content") or "")} for m in messages]
         chunks = self._run(lambda: self._llm.create_chat_completion(
-            messages=list(messages), max_tokens=max_tokens, temperature=temperature, stream=True,
+            messages=safe, max_tokens=max_tokens, temperature=temperature, stream=True,
         ))
         try:
             while True:
@@ -119,7 +142,7 @@ class ChatModel:
     def complete_json(self, system: str, user: str, schema: dict, max_tokens: int = 512) -> str:
         """Return the model's raw JSON answer, generated under a grammar built from `schema`."""
         result = self._run(lambda: self._llm.create_chat_completion(
-            messages=[{"role": "system", "content": system}, {"role": "user", "content": user}],
+            messages=[{"role": "system", "content": system}, {"role": "user", "content": self.defang(user)}],
             response_format={"type": "json_object", "schema": schema},
             temperature=0.0,
             # The default 1.1 penalises the quotes and braces JSON is made of.
