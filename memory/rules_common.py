@@ -1,0 +1,165 @@
+"""Shared helpers for the bilingual extraction rules: spans, clauses, candidates, normalization."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from memory.records import Candidate
+
+CJK_RE = re.compile(r"[\u3400-\u9fff]")
+
+# (confidence, importance) per kind of fact; moods matter less later than who someone is.
+DEFAULTS: dict[str, tuple[float, float]] = {
+    "profile": (0.85, 0.8),
+    "preference": (0.8, 0.6),
+    "relationship": (0.85, 0.7),
+    "mood": (0.75, 0.5),
+    "event": (0.85, 0.8),
+    "feedback": (0.9, 0.9),
+}
+
+SENTENCE_END = re.compile(r"(?<!\d)[.](?!\d)|[!?;\n。！？；…]+|\s[-–—]{1,2}\s|[—]")
+CLAUSE_END = re.compile(r"[,，、:：()（）]|\s[-–—]{1,2}\s|—")
+
+
+@dataclass(frozen=True)
+class Span:
+    """A piece of the user's text with its offsets, so quotes stay exact substrings."""
+
+    text: str
+    start: int
+    end: int
+
+
+def has_cjk(text: str) -> bool:
+    """True when the text contains Chinese characters."""
+    return bool(CJK_RE.search(text))
+
+
+def _split(text: str, pattern: re.Pattern[str], offset: int = 0) -> list[Span]:
+    spans, pos = [], 0
+    for m in pattern.finditer(text):
+        spans.append(Span(text[pos:m.start()], offset + pos, offset + m.start()))
+        pos = m.end()
+    spans.append(Span(text[pos:], offset + pos, offset + len(text)))
+    out = []
+    for s in spans:
+        lead = len(s.text) - len(s.text.lstrip())
+        body = s.text.strip()
+        if body:
+            out.append(Span(body, s.start + lead, s.start + lead + len(body)))
+    return out
+
+
+def sentences(text: str) -> list[Span]:
+    """Split a message into sentences (English and Chinese end marks, dashes, new lines)."""
+    return _split(text, SENTENCE_END)
+
+
+def clauses(sentence: Span) -> list[Span]:
+    """Split one sentence into comma-level clauses, keeping absolute offsets."""
+    return _split(sentence.text, CLAUSE_END, sentence.start)
+
+
+def quote_for(text: str, start: int, end: int) -> str:
+    """The smallest run of whole clauses of `text` that covers [start, end)."""
+    qs, qe = start, end
+    for sent in sentences(text):
+        for cl in clauses(sent):
+            if cl.end > start and cl.start < end:
+                qs, qe = min(qs, cl.start), max(qe, cl.end)
+    return text[qs:qe].strip()
+
+
+def clause_at(text: str, pos: int) -> Span:
+    """The clause of `text` that contains offset `pos`."""
+    for sent in sentences(text):
+        for cl in clauses(sent):
+            if cl.start <= pos < cl.end:
+                return cl
+    return Span(text, 0, len(text))
+
+
+def candidate(kind: str, content: str, quote: str, topic: str, polarity: int = 1,
+              category: str | None = None) -> Candidate:
+    """Build a rule Candidate with the default confidence/importance of its kind."""
+    conf, imp = DEFAULTS[kind]
+    return Candidate(category=category or ("relationship" if kind == "mood" else kind),
+                     content=tidy(content), quote=quote.strip(), source="stated",
+                     confidence=conf, importance=imp, origin="rule", topic=topic,
+                     polarity=polarity)
+
+
+def tidy(content: str) -> str:
+    """Collapse spaces, drop dangling punctuation and capitalise the first letter."""
+    text = re.sub(r"\s+", " ", content).strip(" ,;:-–—")
+    text = re.sub(r"\s+([,.;:!?)])", r"\1", text)
+    text = re.sub(r"[!~]+$|[，,、;；]+$", "", text).strip()
+    return text[:1].upper() + text[1:] if text[:1].isascii() else text
+
+
+FILLER_EN = re.compile(
+    r"\b(?:honestly|literally|actually|really|genuinely|totally|lowkey|basically|just|"
+    r"tbh|tbf|lol|lmao|haha+|omg|btw|kinda|sorta|absolutely|like(?=\s+\d))\b\s*", re.I)
+PRONOUNS_EN = [(r"\bmy\b", "their"), (r"\bMy\b", "Their"), (r"\bme\b", "them"),
+               (r"\bmine\b", "theirs"), (r"\bmyself\b", "themselves"), (r"\bI'm\b", "they're"),
+               (r"\bI've\b", "they've"), (r"\bI'd\b", "they'd"), (r"\bI'll\b", "they'll"),
+               (r"\bI am\b", "they are"), (r"\bI\b", "they"), (r"\bour\b", "their"),
+               (r"\bwe\b", "they"), (r"\bus\b", "them")]
+
+
+def third_person(text: str) -> str:
+    """Rewrite first-person pronouns inside a phrase to third person ("my" -> "their")."""
+    for pat, rep in PRONOUNS_EN:
+        text = re.sub(pat, rep, text)
+    return text
+
+
+def drop_fillers(text: str) -> str:
+    """Remove conversational fillers ("honestly", "lol", "tbh") from an English phrase."""
+    return re.sub(r"\s+", " ", FILLER_EN.sub("", text)).strip()
+
+
+def uncaps(text: str) -> str:
+    """Turn SHOUTED words into normal case (keeps short acronyms like "NYC")."""
+    return re.sub(r"\b[A-Z]{5,}\b", lambda m: m.group(0).capitalize(), text)
+
+
+ARTICLES = re.compile(r"^(?:the|a|an|my|our|some|this|that|these|those|all)\s+", re.I)
+TRAILERS = re.compile(
+    r"\s+(?:lately|recently|so much|these days|right now|anymore|any more|at all|tbh|lol|"
+    r"too|as well|though|now|again|ever|either)$", re.I)
+GERUNDS = re.compile(r"^(?:drinking|eating|playing|doing|watching|listening to|going to|"
+                     r"reading|having|using|smoking)\s+", re.I)
+ZH_VERB_HEAD = re.compile(r"^(?:打|练|玩|看|吃|喝|听|追|刷|学|做|去|跑)(?=[\u4e00-\u9fff]{2})")
+
+
+def norm_object(obj: str) -> str:
+    """Normalize a liked/disliked thing into a reconciliation key ("the Taylor Swift" -> "taylor swift")."""
+    key = re.sub(r"[《》「」『』“”\"'‘’]", "", obj).strip().lower()
+    key = re.sub(r"'s$", "", key)
+    for _ in range(3):
+        key = ARTICLES.sub("", key)
+        key = TRAILERS.sub("", key)
+        key = GERUNDS.sub("", key)
+    key = ZH_VERB_HEAD.sub("", key)
+    return re.sub(r"\s+", " ", key).strip(" .,!?。，！？")
+
+
+EMOJI = re.compile("[\U0001F000-\U0001FFFF\u2600-\u27BF\uFE0F\u200d]+")
+ZH_LEAD = re.compile(r"^(?:对了|不过|而且|但是|然后|其实|说真的|说实话|跟你说(?:个好消息|一下|个事)?|话说|哈哈+|嗯+|啊+|唉|诶|"
+                     r"所以|另外|还有|总之|反正|好消息|天哪|我跟你讲)[，,！!]?")
+ZH_KIN = [("我妈", "妈妈"), ("我爸", "爸爸"), ("我姐", "姐姐"), ("我哥", "哥哥"), ("我弟", "弟弟"), ("我妹", "妹妹"),
+          ("我家", "家里"), ("给我", ""), ("我们", ""), ("我的", ""), ("我", ""), ("你们", ""), ("你", "")]
+
+
+def zh_clean(text: str) -> str:
+    """Make a Chinese clause read as a note about the user: no 我/你, no chatty lead-in or trailing particles."""
+    text = EMOJI.sub("", text).strip()
+    for _ in range(2):
+        text = ZH_LEAD.sub("", text).strip()
+    for old, new in ZH_KIN:
+        text = text.replace(old + old[-1], new) if old in ("我妈", "我爸") else text
+        text = text.replace(old, new)
+    text = re.sub(r"[啦呀哦呢吧啊嘛哈~～!！。.…、，,]+$", "", text)
+    return text.replace("妈妈妈", "妈妈").replace("爸爸爸", "爸爸").strip()

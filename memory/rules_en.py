@@ -1,0 +1,343 @@
+"""English extraction rules: profile, preferences, people, moods and feedback.
+
+Every rule is a row in a table: a regex for how people say a thing, and a small function that
+turns the match into one atomic third-person sentence with its reconciliation topic. Dated events
+live in `memory.rules_events`.
+"""
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+from memory.records import Candidate
+from memory.rules_common import candidate, drop_fillers, norm_object, quote_for, third_person
+
+Builder = Callable[[re.Match, str], "Candidate | None"]
+I = re.IGNORECASE
+
+ADV = r"(?:(?:really|absolutely|totally|just|genuinely|honestly|seriously|truly|still|kinda|so|" \
+      r"kind of|lowkey|super|completely|officially|pretty|very|actually|literally|definitely)\s+)*"
+OBJ_STOP = (r"(?=\s*(?:[,.!?;:…()\n\"]|—|–|\s-\s|$)|\s+(?:lately|recently|so much|these days|right now|"
+            r"anymore|any more|at all|tbh|lol|haha\w*|but|and|because|cause|cuz|since|when|though|too|"
+            r"as well|now|ever since|for like|on repeat|every|all the time|tonight|today|this week|"
+            r"to me|for me|more than|than|if|which|who|so|ago|last|yesterday|(?:a|one|two|three|four|five|six|few|"
+            r"couple\s+of)\s+(?:days?|weeks?|months?|years?)|this\s+(?:morning|week|month|year))\b)")
+OBJ = r"(?P<obj>[^\s,.!?;:][^,.!?;:\n]{0,40}?)" + OBJ_STOP
+BAD_OBJ = re.compile(
+    r"^(?:it|that|this|these|those|you|them|him|her|it when|when|how|what|the way|to|being|myself|"
+    r"people|everything|nothing|anything|everyone|everybody|someone|so|because|going|getting|having|"
+    r"doing|here|there|the moon|me|us|one|a lot|lots|my job|work|the spot|on|by|at|in|for|with|"
+    r"trying|caring|talking|thinking|feeling)\b", I)
+NAME_STOP = frozenset(
+    "ok okay fine good sorry back done here home free tired sure not so just still also really "
+    "actually gonna going excited american canadian british english chinese asian catholic christian "
+    "jewish muslim vegan vegetarian gay single married bi trans new old glad happy sad bored busy "
+    "sick late early ready in on at the a an very pretty kinda always never currently now from "
+    "working living moving trying learning obsessed over into out off up down".split())
+ENDEARMENTS = frozenset(
+    "buddy pal dude bro sweetie honey babe baby darling dear sir ma'am madam champ kiddo mate "
+    "friend sweetheart love hun hon boss chief kid sport girl boy man".split())
+JOBS = (
+    r"teacher|nurse|doctor|engineer|developer|programmer|designer|line cook|cook|sous chef|chef|"
+    r"accountant|lawyer|attorney|paralegal|barista|bartender|server|waiter|waitress|cashier|manager|"
+    r"analyst|consultant|writer|journalist|editor|artist|musician|pharmacist|therapist|counselor|"
+    r"dentist|hygienist|vet|veterinarian|vet tech|mechanic|electrician|plumber|carpenter|driver|pilot|"
+    r"paramedic|emt|firefighter|police officer|cop|scientist|researcher|professor|lecturer|librarian|"
+    r"clerk|receptionist|assistant|intern|freelancer|photographer|architect|recruiter|marketer|"
+    r"salesperson|sales rep|janitor|caregiver|nanny|tutor|coach|personal trainer|trainer|surgeon|"
+    r"midwife|social worker|data scientist|product manager|student|grad student|phd student|postdoc|"
+    r"resident|technician|contractor|translator|interpreter|animator|illustrator|baker|butcher|"
+    r"farmer|soldier|sergeant|officer|dispatcher|secretary|bookkeeper|auditor|banker|trader|"
+    r"realtor|agent|chemist|biologist|physicist|economist|psychologist|psychiatrist|physician|"
+    r"optometrist|radiologist|ux designer|web developer|software engineer|sysadmin|streamer|"
+    r"youtuber|influencer|actor|actress|dancer|singer|producer|director|stylist|hairdresser|barber|"
+    r"tattoo artist|housekeeper|teaching assistant|preschool teacher|delivery driver|courier"
+)
+TEACH_LEVELS = (r"kindergarten|preschool|pre-k|daycare|elementary(?: school)?|middle school|high school|"
+                r"\d+(?:st|nd|rd|th) grade|first grade|second grade|third grade|fourth grade|fifth grade|"
+                r"sixth grade|special ed(?:ucation)?|esl|math|science|english|history|art|music|"
+                r"chemistry|biology|physics|spanish|french|pe|yoga|piano|swimming")
+RELATIONS = (r"best friend|bestie|girlfriend|boyfriend|partner|fianc[ée]e?|husband|wife|spouse|"
+             r"roommate|flatmate|friend|sister|brother|sis|bro|mom|mum|mother|dad|father|son|daughter|"
+             r"grandma|grandpa|grandmother|grandfather|granny|nana|lola|lolo|aunt|uncle|cousin|niece|"
+             r"nephew|boss|coworker|co-worker|colleague|therapist|mentor|stepmom|stepdad|baby|kid|ex")
+PETS = r"cat|dog|puppy|kitten|kitty|pup|bunny|rabbit|hamster|parrot|bird|fish|turtle|horse|guinea pig|lizard|snake"
+MOODS = (r"isolated|lonely|alone|stressed(?: out)?|anxious|depressed|overwhelmed|burnt out|burned out|"
+         r"exhausted|miserable|heartbroken|hopeless|drained|empty|numb|down|sad|lost|stuck|unmotivated")
+STYLE_TOPICS = [
+    (r"question", "questions"), (r"emoji|emoticon|smiley", "emoji"),
+    (r"joke|jok|humou?r|funny|puns?\b|sarcas|banter|playful", "humor"),
+    (r"exclamation", "exclamation"), (r"advice|suggestion|solution|fix (?:it|things)|lectur|preach", "advice"),
+    (r"short|long|brief|concise|length|wall of text|paragraph|essay|rambl|wordy|verbose", "length"),
+    (r"list|bullet", "format"), (r"formal|casual|tone|gentle|cheerful|upbeat|positive|serious", "tone"),
+    (r"call(?:ing)? me|name", "address"), (r"swear|curs", "swearing"), (r"apolog|sorry", "apologies"),
+]
+STYLE_NOUN = re.compile(
+    r"question|emoji|emoticon|smiley|joke|humou?r|puns?\b|sarcas|banter|exclamation|advice|suggestion|"
+    r"lectur|preach|short|long|brief|concise|wall of text|paragraph|essay|rambl|wordy|verbose|list|"
+    r"bullet|formal|casual|tone|gentle|swear|curs|apolog|sorry|messages?|repl(?:y|ies)|answers?|"
+    r"responses?|texts?", I)
+
+
+def style_topic(text: str) -> str:
+    """The feedback topic of a style request ("stop asking questions" -> "feedback:questions")."""
+    for pattern, topic in STYLE_TOPICS:
+        if re.search(pattern, text, I):
+            return f"feedback:{topic}"
+    word = re.findall(r"[a-z]{4,}", text.lower())
+    return f"feedback:{word[-1] if word else 'style'}"
+
+
+def _ok_obj(obj: str) -> str | None:
+    obj = drop_fillers(obj.strip())
+    if not obj or BAD_OBJ.match(obj) or len(obj.split()) > 6 or re.search(r"\d", obj):
+        return None
+    return obj
+
+
+def _q(m: re.Match, text: str) -> str:
+    return quote_for(text, m.start(), m.end())
+
+
+def _name(raw: str) -> str | None:
+    name = raw.strip(" .,!?'\"")
+    if not name or name.lower() in NAME_STOP or name.lower() in ENDEARMENTS or not name.isalpha():
+        return None
+    return name[:1].upper() + name[1:]
+
+
+# ---------------------------------------------------------------- profile
+
+def _b_name(m: re.Match, text: str) -> Candidate | None:
+    name = _name(m["name"])
+    if not name:
+        return None
+    wrong = re.search(rf"\b{re.escape(m['name'])},?\s+not\s+(?P<w>[A-Z][a-z]+)", text[m.start():])
+    extra = f" (not {wrong['w']})" if wrong else ""
+    return candidate("profile", f"Name is {name}{extra}", _q(m, text), "profile:name")
+
+
+def _b_address(m: re.Match, text: str) -> Candidate | None:
+    before = text[max(0, m.start() - 25):m.start()].lower()
+    if re.search(r"(?:don'?t|do not|never|stop|not|no longer|quit)\s+(?:\w+\s+)?$", before):
+        return None
+    name = _name(m["name"])
+    if not name:
+        return None
+    return candidate("profile", f"Prefers to be called {name}", _q(m, text), "profile:name")
+
+
+def _b_no_address(m: re.Match, text: str) -> Candidate | None:
+    what = m["name"].strip(" .,!?'\"")
+    if not what or what.lower() in ("that", "it", "this", "out", "names"):
+        return None
+    return candidate("feedback", f"Does not want to be called '{what}'", _q(m, text), "feedback:address",
+                     polarity=-1)
+
+
+def _b_age(m: re.Match, text: str) -> Candidate | None:
+    age = int(m["age"])
+    if not 13 <= age <= 99:
+        return None
+    return candidate("profile", f"Is {age} years old", _q(m, text), "profile:age")
+
+
+def _b_age_range(m: re.Match, text: str) -> Candidate | None:
+    decade = m.group(0).split("my", 1)[1].strip()
+    return candidate("profile", f"Is in their {decade}", _q(m, text), "profile:age")
+
+
+def _b_job(m: re.Match, text: str) -> Candidate | None:
+    job = m["job"].strip()
+    art = "an" if job[:1].lower() in "aeiou" else "a"
+    where = _where(m)
+    return candidate("profile", f"Works as {art} {job}{where}", _q(m, text), "profile:job")
+
+
+def _where(m: re.Match) -> str:
+    where = (m.groupdict().get("where") or "").strip()
+    where = re.sub(r"\s+(?:last|this|next)\s+(?:week|month|year)$|\s+(?:now|lol|lately)$", "", where, flags=I)
+    return " " + third_person(where) if where else ""
+
+
+def _b_promoted(m: re.Match, text: str) -> Candidate | None:
+    job = re.sub(r"^(?:a|an|the)\s+", "", m["job"].strip(), flags=I)
+    return candidate("profile", f"Works as {job}{_where(m)} (promoted)", _q(m, text), "profile:job")
+
+
+def _b_not_job(m: re.Match, text: str) -> Candidate | None:
+    return candidate("profile", f"No longer works as a {m['job']}", _q(m, text), "profile:job", polarity=-1)
+
+
+def _b_teach(m: re.Match, text: str) -> Candidate | None:
+    level = m["level"].strip()
+    return candidate("profile", f"Works as a {level} teacher", _q(m, text), "profile:job")
+
+
+def _b_job_verb(m: re.Match, text: str) -> Candidate | None:
+    verb = {"do": "Does", "run": "Runs", "manage": "Manages", "own": "Owns", "drive": "Drives"}[m["verb"].lower()]
+    phrase = third_person(drop_fillers(m["rest"].strip()))
+    return candidate("profile", f"{verb} {phrase}", _q(m, text), "profile:job")
+
+
+def _b_shift(m: re.Match, text: str) -> Candidate | None:
+    return candidate("profile", f"Works {m['shift']}{_where(m)}", _q(m, text), "profile:job")
+
+
+def _b_works_at(m: re.Match, text: str) -> Candidate | None:
+    return candidate("profile", f"Works at {third_person(m['org'].strip())}", _q(m, text), "profile:job")
+
+
+def _b_quit_job(m: re.Match, text: str) -> Candidate | None:
+    verb = {"lost": "Lost"}.get(m["verb"].lower(), "Quit")
+    return candidate("profile", f"{verb} their job", _q(m, text), "profile:job", polarity=-1)
+
+
+def _b_city(m: re.Match, text: str) -> Candidate | None:
+    place = m["place"].strip()
+    if place.lower() in ("a", "the", "my", "here", "there", "town", "the city", "an") or not place[:1].isupper():
+        return None
+    moved = m.groupdict().get("moved")
+    content = f"Lives in {place}" + (" (moved recently)" if moved else "")
+    return candidate("profile", content, _q(m, text), "profile:city")
+
+
+def _b_from(m: re.Match, text: str) -> Candidate | None:
+    place = m["place"].strip()
+    return candidate("profile", f"Is originally from {place}", _q(m, text), "profile:hometown")
+
+
+def _b_diet(m: re.Match, text: str) -> Candidate | None:
+    diet = m["diet"].strip().lower()
+    extra = re.search(r"\bno\s+(?P<x>(?:meat|dairy|fish|pork|beef|animal)[\w\s]{0,20}?)(?=\s+please|[,.!?]|$)", text, I)
+    note = f" (no {extra['x'].strip()})" if extra else ""
+    topic = "profile:allergy" if diet.startswith("allergic") else "profile:diet"
+    return candidate("profile", f"Is {diet}{note}", _q(m, text), topic)
+
+
+def _b_sleep(m: re.Match, text: str) -> Candidate | None:
+    span = f"{m['a'].strip()} to {m['b'].strip()}"
+    return candidate("profile", f"Usually sleeps from {span}", _q(m, text), "profile:routine:sleep")
+
+
+def _b_chronotype(m: re.Match, text: str) -> Candidate | None:
+    kind = (m["kind"] or m["owl"]).lower()
+    what = "a night owl" if "owl" in kind else f"a {kind} person"
+    return candidate("profile", f"Is {what}", _q(m, text), "profile:routine:chronotype")
+
+
+def _b_habit(m: re.Match, text: str) -> Candidate | None:
+    act = third_person(m["act"].strip())
+    verb, _, rest = act.partition(" ")
+    verb = verb + ("es" if verb.endswith(("sh", "ch", "o")) else "s")
+    topic = "profile:routine:" + norm_object(m["act"])
+    return candidate("profile", f"{verb} {rest} {m['freq']}".replace("  ", " "), _q(m, text), topic)
+
+
+PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
+    (re.compile(r"\bmy\s+name(?:'s|\s+is)\s+(?P<name>[A-Za-z][\w-]*)", I), _b_name),
+    (re.compile(r"(?i:\b(?:I'm|I\s+am|im|this\s+is)\s+)(?P<name>[A-Z][a-z]+)"
+                r"(?=\s*(?:[,.!?;)]|—|–|-|$)|\s+(?i:btw|by the way|here|lol|haha|and|from|\())"), _b_name),
+    (re.compile(r"\b(?:call|calling)\s+me\s+(?P<name>[A-Za-z][\w-]*)", I), _b_address),
+    (re.compile(r"\bI\s+(?:go|prefer to go)\s+by\s+(?P<name>[A-Za-z][\w-]*)", I), _b_address),
+    (re.compile(r"\b(?:don'?t|do\s+not|never|stop|quit|not)\s+(?:\w+\s+)?(?:call|calling)\s+me\s+"
+                r"(?P<name>[\w'-]+(?:\s+[\w'-]+)?)(?=\s*(?:[,.!?;]|$)|\s+(?:anymore|please|again|ok|it)\b)", I),
+     _b_no_address),
+    (re.compile(r"\b(?:I'm|I\s+am|im)\s+(?P<age>[1-9]\d)(?:\s*(?:years?\s+old|yrs?\s+old|yo|y/o))?"
+                r"(?=\s*(?:[,.!?;]|$)|\s+(?:years|yrs|yo|and|now|btw|this year)\b)", I), _b_age),
+    (re.compile(r"(?i:\b(?:I'm|I\s+am|im)\s+)[A-Z][a-z]+\s*,\s*(?P<age>[1-9]\d)(?=\s*(?:[,.!?;]|$|years|yo))"), _b_age),
+    (re.compile(r"\bI\s+(?:just\s+)?turned\s+(?P<age>[1-9]\d)\b", I), _b_age),
+    (re.compile(r"\bin\s+my\s+(?P<dec>(?:early|mid|late)[\s-]+)?(?:twenties|thirties|forties|fifties|sixties|"
+                r"[2-6]0s)\b", I), _b_age_range),
+    (re.compile(r"\bI(?:'m|\s+am)\s+(?:not|no longer)\s+(?:a|an)\s+(?P<job>" + JOBS + r")\b"
+                r"(?:\s+(?:anymore|any more))?", I), _b_not_job),
+    (re.compile(r"\b(?:I'm|I\s+am|im)\s+(?:now\s+|currently\s+|actually\s+|still\s+)?(?:a|an)\s+"
+                r"(?P<job>(?:[\w-]+\s+){0,2}?(?:" + JOBS + r"))\b"
+                r"(?P<where>\s+(?:at|for|in)\s+[^,.!?;\n]{2,40}?)?(?=\s*(?:[,.!?;)]|—|$)|\s+(?:and|but|so|lol|now)\b)", I),
+     _b_job),
+    (re.compile(r"\bI\s+work\s+as\s+(?:a|an)\s+(?P<job>[^,.!?;\n]{2,40}?)"
+                r"(?P<where>\s+(?:at|for|in)\s+[^,.!?;\n]{2,40}?)?(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so)\b)", I), _b_job),
+    (re.compile(r"\b(?:they|my boss|my manager|they've)\s+(?:just\s+)?(?:made|promoted)\s+me\s+(?:to\s+)?"
+                r"(?P<job>(?:a\s+|an\s+|the\s+)?[\w -]{2,30}?)(?P<where>\s+(?:at|for|in)\s+[^,.!?;\n]{2,40}?)?"
+                r"(?=\s*(?:[,.!?;]|$)|\s+(?:last|this|yesterday|today|and|but|lol)\b)", I), _b_promoted),
+    (re.compile(r"\bI\s+(?:just\s+)?got\s+promoted\s+to\s+(?P<job>[\w -]{2,30}?)"
+                r"(?P<where>\s+(?:at|for|in)\s+[^,.!?;\n]{2,40}?)?(?=\s*(?:[,.!?;]|$)|\s+(?:last|this|and|but)\b)", I),
+     _b_promoted),
+    (re.compile(r"\b(?:I\s+teach|teaching)\s+(?P<level>" + TEACH_LEVELS + r")\b(?!\s+(?:myself|to\s+my))", I),
+     _b_teach),
+    (re.compile(r"\bI\s+(?P<verb>do|run|manage|own)\s+(?P<rest>(?:the\s+|a\s+|an\s+|my\s+own\s+)?[\w-]+(?:\s+[\w-]+)?"
+                r"\s+(?:for|at)\s+[^,.!?;\n]{2,50}?)(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol)\b)", I), _b_job_verb),
+    (re.compile(r"\bI\s+work\s+(?P<shift>nights|night\s+shifts?|the\s+night\s+shift|overnights|evenings|weekends|"
+                r"early\s+mornings|double\s+shifts|12-hour\s+shifts)(?P<where>\s+(?:at|for|in)\s+[^,.!?;\n]{2,50}?)?"
+                r"(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol)\b)", I), _b_shift),
+    (re.compile(r"\bI\s+work\s+(?:at|for)\s+(?P<org>(?:a|an|the)\s+[^,.!?;\n]{2,40}?|[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*)*)"
+                r"(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol|now|as)\b)"), _b_works_at),
+    (re.compile(r"\bI\s+(?:just\s+)?(?P<verb>quit|left|lost)\s+my\s+job\b", I), _b_quit_job),
+    (re.compile(r"\bI(?:'m|\s+am)?\s*(?:now\s+)?(?:live|living|based|located|reside|staying)\s+in\s+"
+                r"(?P<place>[A-Za-z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,2}(?:,\s*[A-Z]{2})?)", I), _b_city),
+    (re.compile(r"\bI\s+(?:just\s+|recently\s+|finally\s+)?(?P<moved>moved|relocated)\s+to\s+"
+                r"(?P<place>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,2})"), _b_city),
+    (re.compile(r"\bI(?:'m|\s+am)\s+(?:originally\s+)?from\s+(?P<place>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,2})"), _b_from),
+    (re.compile(r"\bI(?:'m|\s+am)\s+(?:(?:now|fully|strictly|mostly|also|a|an|pretty|super)\s+)*(?P<diet>vegan|"
+                r"vegetarian|pescatarian|gluten[- ]free|lactose[- ]intolerant|celiac|keto|dairy[- ]free|"
+                r"allergic\s+to\s+[\w\s]+?)(?=\s*(?:[,.!?;]|$)|\s+(?:so|and|but|btw|now|lol)\b)", I), _b_diet),
+    (re.compile(r"\bI(?:'m|\s+am)?\s+(?:usually|normally|typically|always|mostly)\s+(?:asleep|sleeping|in\s+bed|sleep)\s+"
+                r"(?:from\s+)?(?:like\s+|around\s+|about\s+)?(?P<a>\d{1,2}(?::\d\d)?\s*(?:am|pm)?)\s*"
+                r"(?:to|-|–|till|until)\s*(?P<b>\d{1,2}(?::\d\d)?\s*(?:am|pm)?)", I), _b_sleep),
+    (re.compile(r"\bI(?:'m|\s+am)\s+(?:such\s+|totally\s+|definitely\s+|more\s+of\s+)?(?:a|an)\s+"
+                r"(?P<kind>morning|night|early)\s+(?:person|bird)|\bI(?:'m|\s+am)\s+(?:a\s+)?(?P<owl>night\s+owl)", I),
+     _b_chronotype),
+    (re.compile(r"\bI\s+(?:usually\s+|always\s+|try\s+to\s+)?(?P<act>go\s+to\s+the\s+gym|run|swim|meditate|work\s+out|"
+                r"do\s+yoga|go\s+running|go\s+swimming|go\s+climbing|bike\s+to\s+work|journal|walk\s+my\s+dog)\s+"
+                r"(?P<freq>every\s+(?:morning|day|night|evening|weekend|\w+day)|(?:twice|three\s+times|\w+\s+times)"
+                r"\s+a\s+week|daily|before\s+work|after\s+work)", I), _b_habit),
+]
+
+
+# ---------------------------------------------------------------- feedback to the companion
+
+def _request_content(req: str) -> str:
+    req = third_person(drop_fillers(req.strip(" ?!.")))
+    req = re.sub(r"\s+(?:lol|lmao|haha\w*|pls|please|ok|okay)$", "", req, flags=I)
+    neg = re.match(r"(?:don't|do\s+not|never)\s+(?P<rest>.+)", req, I)
+    if neg:
+        return f"Does not want the companion to {neg['rest']}"
+    if re.match(r"(?:no\s+more|less|fewer)\b", req, I):
+        return f"Wants {req}"
+    return f"Wants the companion to {req}"
+
+
+def _b_request(m: re.Match, text: str) -> Candidate | None:
+    req = m["req"]
+    if not STYLE_NOUN.search(req) or re.search(r"\bcall(?:ing)?\s+me\b", req, I):
+        return None
+    return candidate("feedback", _request_content(req), _q(m, text), style_topic(req))
+
+
+def _b_prefers_style(m: re.Match, text: str) -> Candidate | None:
+    what = third_person(m["what"].strip())
+    return candidate("feedback", f"Prefers {what}", _q(m, text), style_topic(what))
+
+
+def _b_too_many(m: re.Match, text: str) -> Candidate | None:
+    what = m["x"].strip()
+    if not STYLE_NOUN.search(what):
+        return None
+    return candidate("feedback", f"Finds the companion uses too many {what}", _q(m, text), style_topic(what))
+
+
+REQ_VERBS = (r"(?:stop|quit|avoid|not|start|try\s+to|tone\s+down|tone\s+it\s+down\s+with|cut\s+(?:down|back)\s+on|"
+             r"cut\s+out|use\s+(?:less|fewer|more)|be\s+(?:more|less)|keep|go\s+easy\s+on|lay\s+off|ease\s+up\s+on|"
+             r"skip|drop|ditch|lose|limit|write|answer|reply|respond|talk|speak|send)\b")
+FEEDBACK_RULES: list[tuple[re.Pattern[str], Builder]] = [
+    (re.compile(r"\b(?:can|could|would|will)\s+you\s+(?:please\s+|maybe\s+|pls\s+|just\s+|kindly\s+|try\s+and\s+)*"
+                r"(?P<req>" + REQ_VERBS + r"[^?.!\n]*)", I), _b_request),
+    (re.compile(r"(?:^|[.!?]\s*|,\s*|\b(?:also|and|oh|but|so|pls|please|ok|okay)\s+)(?:please\s+|pls\s+|just\s+)?"
+                r"(?P<req>(?:stop|quit|don't|do\s+not|never|avoid|tone\s+down|less|fewer|no\s+more|cut\s+(?:out|back\s+on|"
+                r"down\s+on)|keep|be\s+(?:more|less)|use\s+(?:less|fewer|more))\b[^?.!\n]*)", I), _b_request),
+    (re.compile(r"\bI\s+(?:prefer|like|want|need|'d\s+prefer|would\s+prefer|'d\s+like|would\s+like|'d\s+rather\s+have)\s+"
+                r"(?P<what>(?:shorter|short|longer|brief|briefer|fewer|less|more|no|simpler)\s+(?:answers|replies|"
+                r"responses|messages|texts|emojis|questions|jokes|advice)[^,.!?;\n]*)", I), _b_prefers_style),
+    (re.compile(r"\byou\s+(?:always\s+|keep\s+)?(?:ask|use|say|send|make|give|add)(?:ing)?\s+(?:way\s+)?too\s+"
+                r"(?:many|much)\s+(?P<x>[\w\s]{2,25}?)(?=\s*(?:[,.!?;]|$))", I), _b_too_many),
+]

@@ -1,0 +1,224 @@
+"""English extraction rules for likes and dislikes, the people and pets in the user's life, and moods."""
+from __future__ import annotations
+
+import re
+
+from memory.records import Candidate
+from memory.rules_common import candidate, drop_fillers, norm_object, third_person
+from memory.rules_en import ADV, MOODS, OBJ, PETS, RELATIONS, Builder, I, _ok_obj, _q
+
+# ---------------------------------------------------------------- likes and dislikes
+
+
+def _pref(m: re.Match, text: str, template: str, polarity: int) -> Candidate | None:
+    obj = _ok_obj(m["obj"])
+    if not obj:
+        return None
+    content = template.format(obj=third_person(obj), **{k: v or "" for k, v in m.groupdict().items() if k != "obj"})
+    return candidate("preference", content, _q(m, text), f"preference:{norm_object(obj)}", polarity)
+
+
+def _b_like_verb(m: re.Match, text: str) -> Candidate | None:
+    verb = {"love": "Loves", "adore": "Loves", "enjoy": "Enjoys"}.get(m["verb"].lower(), "Likes")
+    return _pref(m, text, verb + " {obj}", 1)
+
+
+def _b_into(m: re.Match, text: str) -> Candidate | None:
+    how = m["verb"].lower()
+    template = ("Is into {obj}" if how == "into" else "Is a fan of {obj}" if "fan" in how
+                else "Loves {obj}")
+    return _pref(m, text, template, 1)
+
+
+def _b_person(m: re.Match, text: str) -> Candidate | None:
+    if m["obj"].lower() in ("people", "morning", "night", "early", "night owl", "big", "huge"):
+        return None
+    return _pref(m, text, "Loves {obj}", 1)
+
+
+def _b_sane(m: re.Match, text: str) -> Candidate | None:
+    return _pref(m, text, "Loves {obj} (keeps them sane)", 1)
+
+
+def _b_dislike(m: re.Match, text: str) -> Candidate | None:
+    return _pref(m, text, "Dislikes {obj}", -1)
+
+
+def _b_over(m: re.Match, text: str) -> Candidate | None:
+    how = re.sub(r"\s+", " ", m["verb"].lower())
+    template = ("No longer likes {obj}" if how in ("over", "done with", "bored of", "bored with")
+                else "Is not a fan of {obj}" if how.startswith("not") else "Is tired of {obj}")
+    return _pref(m, text, template, -1)
+
+
+def _b_taste(m: re.Match, text: str) -> Candidate | None:
+    return _pref(m, text, "Dislikes {obj} ({sense} like {what} to them)", -1)
+
+
+def _b_quit(m: re.Match, text: str) -> Candidate | None:
+    obj = _ok_obj(m["obj"])
+    if not obj or re.match(r"(?:my\s+)?(?:job|work)\b", obj, I):
+        return None
+    ger = (m["ger"] or "").strip()
+    content = f"Quit {ger + ' ' if ger else ''}{third_person(obj)}"
+    return candidate("preference", content, _q(m, text), f"preference:{norm_object(obj)}", -1)
+
+
+def _b_no_longer(m: re.Match, text: str) -> Candidate | None:
+    verb = m["verb"].lower()
+    verb = verb + ("es" if verb.endswith(("sh", "ch")) else "s") if " " not in verb else \
+        verb.replace(" ", "s ", 1)
+    return _pref(m, text, f"No longer {verb} {{obj}}", -1)
+
+
+def _b_sane_or_fav(m: re.Match, text: str) -> Candidate | None:
+    if re.search(r"\b(?:my|the|a|it|this|that|he|she|they|which)\b", m["obj"], I) or re.search(RELATIONS, m["obj"], I):
+        return None
+    return _pref(m, text, "Loves {obj}", 1)
+
+
+LIKE_HEAD = r"\b(?:I'm|I\s+am|I've\s+been|I\s+have\s+been|im|been)\s+"
+PREFERENCE_RULES: list[tuple[re.Pattern[str], Builder]] = [
+    (re.compile(r"\bI\s+(?:no\s+longer|don't|do\s+not)\s+(?P<verb>eat|drink|like|watch|play|listen\s+to|do|enjoy)\s+"
+                r"(?P<obj>[^,.!?;:\n]{1,40}?)\s+(?:anymore|any\s+more)", I), _b_no_longer),
+    (re.compile(r"\bI\s+no\s+longer\s+(?P<verb>eat|drink|like|watch|play|listen\s+to|do|enjoy)\s+" + OBJ, I),
+     _b_no_longer),
+    (re.compile(r"\bI\s+" + ADV + r"(?P<verb>hate|dislike|despise|loathe|detest|can't\s+stand|cannot\s+stand|"
+                r"don't\s+(?:really\s+)?(?:like|enjoy|love)|do\s+not\s+like|can't\s+do|am\s+not\s+into)\s+" + OBJ, I),
+     _b_dislike),
+    (re.compile(LIKE_HEAD + ADV + r"(?P<verb>over|sick\s+of|tired\s+of|done\s+with|fed\s+up\s+with|bored\s+(?:of|with)|"
+                r"not\s+(?:a\s+(?:big\s+|huge\s+)?fan\s+of|into|big\s+on))\s+" + OBJ, I), _b_over),
+    (re.compile(r"\b(?P<obj>[\w-]+)\s+(?P<sense>tastes?|smells?)\s+(?:(?:exactly|just|literally|basically|kinda)\s+)*"
+                r"like\s+(?P<what>soap|dirt|cardboard|garbage|trash|feet|medicine|metal|chemicals|plastic|nothing|"
+                r"sweat|grass|perfume|rubber|poison|death|dish\s?water|bleach|mud)\b", I), _b_taste),
+    (re.compile(r"\bI(?:'ve|\s+have)?\s+(?:(?:finally|officially|just|recently|completely|totally)\s+)*"
+                r"(?:quit|gave\s+up|given\s+up|stopped|cut\s+out|kicked)\s+"
+                r"(?P<ger>(?:drinking|eating|smoking|playing|doing|watching|going\s+to|using|vaping)\s+)?" + OBJ, I),
+     _b_quit),
+    (re.compile(r"\bI\s+" + ADV + r"(?P<verb>love|adore|like|enjoy)\s+" + OBJ, I), _b_like_verb),
+    (re.compile(LIKE_HEAD + ADV + r"(?P<verb>obsessed\s+with|hooked\s+on|addicted\s+to|into|loving|in\s+love\s+with|"
+                r"crazy\s+about|mad\s+about|a\s+(?:big\s+|huge\s+|massive\s+)?fan\s+of|big\s+on)\s+" + OBJ, I), _b_into),
+    (re.compile(r"\b(?:I'm|I\s+am|im)\s+(?:(?:such|totally|so|definitely|a|an|huge|big|total|massive|really)\s+)*"
+                r"(?P<obj>[\w-]+(?:\s[\w-]+)?)\s+(?:person|fan|lover|addict|nerd|junkie|fanatic)\b", I), _b_person),
+    (re.compile(r"\b(?:I've\s+got|I\s+have\s+got|I\s+have|got)\s+(?P<obj>\w+ing|\w+)\s*(?:tonight|today|later|"
+                r"tomorrow|this\s+\w+)?\s*,?\s*(?:and\s+)?(?:it's|it\s+is|that's|which\s+is)\s+(?:\w+\s+){0,2}?"
+                r"(?:the\s+only\s+thing\s+keeping\s+me\s+sane|what\s+keeps\s+me\s+sane|my\s+happy\s+place|my\s+therapy|"
+                r"my\s+lifeline|the\s+best\s+part\s+of\s+my\s+\w+)", I), _b_sane),
+    (re.compile(r"\b(?P<obj>[\w-]+(?:\s[\w-]+)?)\s+(?:is|keeps)\s+(?:\w+\s+){0,2}?(?:the\s+only\s+thing\s+keeping\s+me\s+"
+                r"sane|keeps\s+me\s+sane|my\s+happy\s+place|my\s+therapy|my\s+(?:whole\s+)?life|my\s+everything|my\s+"
+                r"(?:favou?rite|fav|fave)\s+(?:thing|food|show|band|song|game|hobby|sport|book|movie|snack|drink))\b", I),
+     _b_sane_or_fav),
+]
+
+
+# ---------------------------------------------------------------- people and pets
+
+REL_LEAD = r"(?i:\bmy\s+(?:(?:older|younger|little|big|baby|twin|new|old|dear|sweet|elderly|senior)\s+)*)"
+NAME = r"(?P<name>[A-Z][a-z]+)\b(?!['’]\w)"
+TIME_TAIL = re.compile(r"\s+(?:this|last)\s+(?:week|month|year)$|\s+(?:lately|recently|today|yesterday)$", I)
+NOT_NAMES = frozenset("Mom Mum Dad Mother Father Grandma Grandpa Sis Bro God Jesus Monday Tuesday Wednesday "
+                      "Thursday Friday Saturday Sunday January February March April June July August September "
+                      "October November December Christmas Easter I".split())
+
+
+def _predicate(rest: str) -> str:
+    rest = re.split(r"[,;:]|\s+(?:and|but|so|because|cause|though)\s+(?:I|I'm|I've|it|we)\b|\s+-\s", rest)[0]
+    rest = TIME_TAIL.sub("", drop_fillers(rest.strip()))
+    return third_person(rest).strip()
+
+
+def _b_named(m: re.Match, text: str) -> Candidate | None:
+    name, rel, rest = m["name"], m["rel"].lower(), m["rest"] or ""
+    if name in NOT_NAMES or rest.startswith(("'", "’")) or re.match(r"\s+and\s+I\b", rest):
+        return None
+    if re.fullmatch(PETS, rel, I):
+        age = re.search(rf"\b{name}\s+(?:just\s+)?(?:turned|is|turns)\s+(?P<age>\d{{1,2}})\b", text)
+        label = f"{age['age']}-year-old {rel}" if age else rel
+        art = "an" if label[0] in "aeiou8" or label.startswith(("11-", "18-")) else "a"
+        content = f"Has {art} {label} named {name}"
+    else:
+        pred = _predicate(rest)
+        content = f"{rel} {name}" + (f" {pred}" if pred and len(pred.split()) <= 12 else "")
+    return candidate("relationship", content, _q(m, text), f"relationship:{name.lower()}")
+
+
+def _b_breakup(m: re.Match, text: str) -> Candidate | None:
+    name = m["name"]
+    if name in NOT_NAMES:
+        return None
+    return candidate("relationship", f"Broke up with {name}", _q(m, text), f"relationship:{name.lower()}", -1)
+
+
+COUPLE = re.compile(r"\banniversary|\bdating\b|\btogether\s+for\b|\bengaged\b|\bhoneymoon|\bmoved\s+in\s+together|"
+                    r"\b(?:he|she)(?:'s|\s+is)\s+the\s+one\b|\bboyfriend\b|\bgirlfriend\b", I)
+
+
+def _b_couple(m: re.Match, text: str) -> Candidate | None:
+    name = m["name"]
+    if name in NOT_NAMES or not COUPLE.search(text) or re.search(r"broke\s+up|split|divorc", text, I):
+        return None
+    one = re.search(r"\b(?P<p>he|she|they)(?:'s|\s+is|\s+are)\s+the\s+one\b", text, I)
+    note = f" (thinks {one['p'].lower()}'s the one)" if one else ""
+    return candidate("relationship", f"In a relationship with {name}{note}", _q(m, text),
+                     f"relationship:{name.lower()}")
+
+
+def _b_relative_news(m: re.Match, text: str) -> Candidate | None:
+    rel, pred = m["rel"].lower(), third_person(drop_fillers(m["pred"].strip()))
+    return candidate("relationship", f"{rel} {pred}", _q(m, text), f"relationship:{rel}")
+
+
+LIFE_NEWS = (r"(?:just\s+|recently\s+|finally\s+)?(?:passed\s+away|died|passed|had\s+(?:a|her|their)\s+baby|gave\s+birth|"
+             r"got\s+(?:married|engaged|divorced|sick|diagnosed|fired|laid\s+off)|is\s+(?:pregnant|sick|really\s+sick|"
+             r"in\s+(?:the\s+)?hospital)|has\s+(?:cancer|dementia|covid|alzheimer's)|started\s+chemo|was\s+diagnosed|"
+             r"moved\s+(?:away|out)|is\s+moving\s+away|lost\s+(?:her|his|their)\s+job|retired|had\s+surgery)")
+PEOPLE_RULES: list[tuple[re.Pattern[str], Builder]] = [
+    (re.compile(NAME + r"\s+(?i:and\s+I)\s+(?i:(?:just\s+|finally\s+|officially\s+)?(?:broke\s+up|split(?:\s+up)?|"
+                r"separated|are\s+done|called\s+it\s+quits|got\s+divorced|are\s+over|ended\s+things))"), _b_breakup),
+    (re.compile(r"(?i:\bI\s+(?:just\s+|finally\s+)?(?:broke\s+up\s+with|dumped|divorced|split\s+(?:up\s+)?with)\s+)"
+                + NAME), _b_breakup),
+    (re.compile(NAME + r"\s+(?i:(?:just\s+)?(?:broke\s+up\s+with|dumped)\s+me)\b"), _b_breakup),
+    (re.compile(REL_LEAD + r"(?i:(?P<rel>" + RELATIONS + "|" + PETS + r"))\s*,?\s+(?:named\s+|called\s+)?" + NAME
+                + r"(?P<rest>[^.!?;\n]*)"), _b_named),
+    (re.compile(NAME + r"\s+(?i:and\s+I)\b"), _b_couple),
+    (re.compile(r"(?i:\bI(?:'m|\s+am)\s+(?:dating|seeing|engaged\s+to|married\s+to))\s+" + NAME), _b_couple),
+    (re.compile(REL_LEAD + r"(?i:(?P<rel>" + RELATIONS + r"))\s+(?P<pred>(?i:" + LIFE_NEWS + r")[^,.!?;\n]*?)"
+                r"(?=\s*(?:[,.!?;]|$)|\s+(?i:and\s+I|so|but)\b)"), _b_relative_news),
+]
+
+# ---------------------------------------------------------------- moods
+
+GERUNDS = {"moved": "moving", "started": "starting", "lost": "losing", "left": "leaving", "got": "getting",
+           "changed": "changing", "switched": "switching", "graduated": "graduating", "came": "coming",
+           "broke": "breaking", "quit": "quitting", "began": "beginning", "had": "having"}
+
+
+def _reason(sentence: str) -> str:
+    found = re.search(r"\b(?:ever\s+)?since\s+I\s+(?P<v>\w+)(?P<r>[^,.!?;]*?)(?=\s+I(?:'ve|\s+have|'m)\b|[,.!?;]|$)",
+                      sentence, I)
+    if found:
+        verb = found["v"].lower()
+        rest = third_person(drop_fillers(found["r"]))
+        return f"since {GERUNDS[verb]}{' ' + rest if rest else ''}" if verb in GERUNDS else \
+            f"since they {verb} {rest}".strip()
+    cause = re.search(r"\b(?:because\s+of|because|about|with|over)\s+(?P<c>[^,.!?;]{3,40})", sentence, I)
+    return f"about {third_person(drop_fillers(cause['c']))}" if cause else ""
+
+
+def _b_mood(m: re.Match, text: str) -> Candidate | None:
+    mood = re.sub(r"\s+", " ", m["mood"].lower())
+    if mood == "alone" and not re.search(r"\bfeel|felt\b", m.group(0), I):
+        return None
+    start = max(text.rfind(c, 0, m.start()) for c in ".!?\n") + 1
+    ends = [i for i in (text.find(c, m.end()) for c in ".!?\n") if i >= 0]
+    reason = _reason(text[start:min(ends) if ends else len(text)])
+    content = f"Feels {mood}" + (f" {reason}" if reason else "")
+    return candidate("mood", content, _q(m, text), "relationship:mood")
+
+
+MOOD_RULES: list[tuple[re.Pattern[str], Builder]] = [
+    (re.compile(r"\bI(?:'ve|\s+have)?\s*(?:been\s+)?(?:feel|felt|feeling|am|'m)\s+"
+                r"(?:(?:so|really|pretty|very|kind\s+of|kinda|super|incredibly|extremely|a\s+bit|a\s+little|quite|"
+                r"honestly|genuinely|just|constantly|always|lately|completely|totally)\s+)*(?P<mood>" + MOODS + r")\b", I),
+     _b_mood),
+]
