@@ -11,22 +11,30 @@ from __future__ import annotations
 import re
 
 I = re.IGNORECASE
-ABOUT_AI = re.compile(r"\b(?:you|your|yourself|ai|assistant|bot|chatbot|model|companion|llm)\b|你|AI|人工智能|助手|机器人|模型", I)
+ABOUT_AI = re.compile(r"\b(?:you|your|yourself|ai|assistant|bot|chatbot|model|companion|llm)\b|你|AI|人工智能|助手|机器人|模型|"
+                      r"回答|回复", I)
 
 # (pattern, reason, needs the message to be about the companion)
 INSTRUCTION_EN: list[tuple[re.Pattern[str], str, bool]] = [
-    (re.compile(r"\b(?:ignore|disregard|forget|override|bypass|skip|drop|break)\s+(?:all\s+|any\s+|every\s+)?(?:of\s+)?"
+    (re.compile(r"\b(?:ignore|disregard|override|bypass)\s+(?:all\s+|any\s+|every\s+)?(?:of\s+)?"
                 r"(?:your\s+|the\s+|my\s+|these\s+|those\s+|its\s+)?(?:(?:previous|prior|above|earlier|original|initial|"
                 r"system|safety|old|own|current|built-in)\s+)*(?:instructions?|rules?|prompts?|guidelines?|directives?|"
                 r"programming|restrictions?|filters?|guardrails?|constraints?|limitations?|training|polic(?:y|ies))\b", I),
      "instruction to ignore the companion's rules", False),
+    (re.compile(r"\b(?:forget|skip|drop|break|abandon|ditch)\s+(?:all\s+(?:of\s+)?)?(?:your|the\s+(?:previous|prior|system)|"
+                r"(?:all\s+)?(?:previous|prior|earlier|original))\s+(?:\w+\s+)?(?:instructions?|rules?|prompts?|guidelines?|"
+                r"directives?|programming|restrictions?|filters?|guardrails?|training|polic(?:y|ies))\b", I),
+     "instruction to ignore the companion's rules", False),
     (re.compile(r"\b(?:you\s+are|you're|ur|u\s+r)\s+(?:now|no\s+longer|actually\s+not|from\s+now\s+on)\b|"
+                r"\byou(?:'re|\s+are)\s+not\s+\w+\s+any\s?more\b|"
                 r"\bfrom\s+now\s+on,?\s+(?:you(?:'re|\s+are|\s+will\s+be|'ll\s+be|\s+become|\s+have\s+no|\s+no\s+longer|"
                 r"\s+act)\b|your\s+(?:name|role|job|personality|persona|identity))", I),
      "tries to change the companion's persona", False),
-    (re.compile(r"\byour\s+(?:new\s+|real\s+|true\s+)?(?:name|role|persona|personality|identity)\s+(?:is|will\s+be|shall\s+be"
-                r"|is\s+now)\b|\b(?:rename|call)\s+yourself\b", I), "tries to rename the companion", False),
-    (re.compile(r"\b(?:act|roleplay|role[\s-]?play)\s+as\b|\bpretend\s+(?:that\s+)?(?:you(?:'re|\s+are)?|to\s+be)\b|"
+    (re.compile(r"\byour\s+(?:new|real|true)\s+(?:name|role|persona|personality|identity)\s+(?:is|will\s+be|shall\s+be)\b|"
+                r"\byour\s+(?:name|role|persona|personality|identity)\s+(?:is\s+now|will\s+be|shall\s+be)\b|"
+                r"\b(?:rename|call)\s+yourself\b|\byour\s+name\s+is\s+(?:now\s+)?[A-Z]\w+"), "tries to rename the companion", False),
+    (re.compile(r"(?:^|[.!?,]\s*|\bplease\s+|\bnow\s+|\byou\s+(?:will|must|should|can|to)\s+|\bcan\s+you\s+|\bI\s+want\s+you\s+to\s+)"
+                r"(?:act|roleplay|role[\s-]?play)\s+as\b|\broleplay\b|\bpretend\s+(?:that\s+)?(?:you(?:'re|\s+are)?|to\s+be)\b|"
                 r"\bplay\s+the\s+role\s+of\b|\bimpersonate\b|\bsimulate\s+(?:an?\s+)?(?:ai|bot|assistant|person)", I),
      "asks the companion to play a role", False),
     (re.compile(r"\b(?:you(?:'re|\s+are)|be)\s+(?:now\s+)?my\s+(?:girlfriend|boyfriend|wife|husband|lover|slave|master|"
@@ -42,10 +50,10 @@ INSTRUCTION_EN: list[tuple[re.Pattern[str], str, bool]] = [
     (re.compile(r"\b(?:never|don't\s+ever|do\s+not\s+ever)\s+(?:says?|saying|tell\s+me)\s+no\b|\bnever\s+(?:refuse|decline|"
                 r"reject)|\balways\s+(?:obey|comply|agree\s+with\s+me|say\s+yes)|\bobey\s+(?:me|my|every)|"
                 r"\bdo\s+(?:whatever|anything|everything)\s+I\s+(?:say|tell|ask|want|command)|\banswer\s+(?:everything|"
-                r"anything|all\s+questions)\b|\bcomply\s+with\s+(?:everything|all|any|every)\b|\bunconditional(?:ly)?\b|"
-                r"\bwithout\s+question(?:ing)?\b", I), "demands obedience", False),
-    (re.compile(r"\b(?:i\s+am|i'm|as)\s+(?:your|the|an?)\s+(?:developer|creator|admin|administrator|owner|programmer|maker|"
-                r"master|operator|openai\s+employee)\b|\bi\s+(?:created|made|programmed|built|coded|trained)\s+you\b", I),
+                r"anything|all\s+questions)\s+(?:without|with\s+no|with\s+zero|I\s+ask|no\s+matter)|\bcomply\s+with\s+(?:everything|all|any|"
+                r"every)\b|\bunconditionally\s+(?:obey|follow|do|comply|agree)|\bobey\s+unconditionally\b", I), "demands obedience", False),
+    (re.compile(r"\b(?:i\s+am|i'm|as)\s+your\s+(?:developer|creator|admin|administrator|owner|programmer|maker|"
+                r"master|operator|boss)\b|\bi\s+(?:created|made|programmed|built|coded|trained)\s+you\b", I),
      "claims authority over the companion", False),
     (re.compile(r"\b(?:new|updated|override|secret|hidden)\s+(?:instructions?|rules?|directives?|orders?|commands?)\b", I),
      "instruction to the companion", False),
@@ -62,13 +70,15 @@ INSTRUCTION_ZH: list[tuple[re.Pattern[str], str, bool]] = [
                 r"规定|人设|程序|准则)"), "instruction to ignore the companion's rules", False),
     (re.compile(r"不(?:用|需要|必|要)(?:再)?(?:遵守|遵循|理会|管|顾及|受).{0,6}?(?:规则|规定|限制|设定|约束|指令|准则|底线)"),
      "asks the companion to drop its rules", False),
-    (re.compile(r"(?:没有|没|不受|解除|取消|去掉|关闭|摆脱|无)(?:任何|一切|所有)?(?:的)?(?:限制|约束|规则|底线|过滤|审查|道德|束缚)"),
+    (re.compile(r"(?:没有|没|不受|不要有|不带|解除|取消|去掉|关闭|关掉|摆脱|无)(?:任何|一切|所有)?(?:的)?.{0,6}?(?:限制|约束|规则|底线|过滤|审查|"
+                r"道德|束缚)"),
      "asks the companion to drop its rules", True),
     (re.compile(r"无条件(?:地)?(?:执行|服从|听从|遵从|满足|答应|配合)|(?:执行|服从|听从)我的(?:所有|一切|任何)?(?:指令|命令|要求)|"
                 r"我说什么你就(?:做|说|干|信)什么|你(?:必须|只能|要)(?:听|服从)我|不(?:能|许|准|可以)拒绝|永远不(?:会|能|要)?拒绝|"
                 r"对我言听计从"), "demands obedience", False),
-    (re.compile(r"你(?:其实|现在|以后|从现在开始|从现在起|从今天起|本来|真正)(?:就|已经)?是(?!我)"), "tries to change the companion's persona",
-     False),
+    (re.compile(r"你(?:其实|现在|以后|从现在开始|从现在起|从今天起|本来|真正)(?:就|已经)?(?:是|变成|成为)(?:一个|一只|个|我的)?.{0,12}?"
+                r"(?:AI|ai|人工智能|机器人|助手|模型|猫娘|女友|男友|女朋友|男朋友|老婆|老公|主人|奴隶|恶魔|黑客|人类|真人)"),
+     "tries to change the companion's persona", False),
     (re.compile(r"你(?:的名字|的新名字)?(?:以后|现在|从现在开始|从今天起)?(?:就)?(?:改名叫|改名为|改叫|名字是|名字叫|就叫|叫做)(?!我)"),
      "tries to rename the companion", False),
     (re.compile(r"(?:做|当|成为|扮演|假装(?:是|成)?|变成)(?:我的)(?:女朋友|男朋友|老婆|老公|恋人|情人|主人|奴隶|女友|男友)|"
@@ -108,10 +118,11 @@ ACK_EN = frozenset(
     "ok okay k kk okk okie haha hahaha hah heh hehe lol lmao lmfao rofl cool nice thanks thank you thx ty tysm yes "
     "yeah yea yep yup no nope nah sure got it i see hmm hm mhm night goodnight gn nite bye byee see ya you later hi "
     "hello hey heya morning good great awesome np alright right true same wow omg oh ah oops welcome gotcha fine "
-    "ikr yay woah whoa sweet perfect totally indeed anyway well so cute damn dang aww aw uh um wait really".split())
+    "ikr yay woah whoa sweet perfect totally indeed anyway well so cute damn dang aww aw uh um wait really talk ttyl "
+    "cya gtg g2g brb later soon tomorrow".split())
 ACK_ZH = re.compile(r"好的|好吧|好滴|好嘞|好|嗯+|哈+|呵+|嘿+|嘻+|谢谢|多谢|晚安|拜拜|再见|早安|早上好|早|你好|嗨|行|可以|收到|知道了|"
                     r"明白了?|了解|哦+|噢+|喔+|对|是的|是啊|没事|没关系|ok|OK|hhh+|666+|牛|厉害|不错|真好|有道理|确实|也是|原来如此|"
-                    r"是吗|这样啊|酱紫|好耶|耶|啊+|呀|哇+|嗯呢|对的|真的|哈哈|笑死|绝了|nice|晚点聊|回头聊|去睡了")
+                    r"是吗|这样啊|酱紫|好耶|耶|啊+|呀|哇+|嗯呢|对的|真的|哈哈|笑死|绝了|nice|晚点聊|回头聊|去睡了|啦|咯|哟|呗|哈|吧|了|嘛")
 HYPOTHETICAL = re.compile(r"^\s*(?:so\s+|ok\s+|lol\s+)?(?:if\s+I\s+(?:ever|were|was|had|could|won|get|got|became)\b|what\s+if\b|"
                           r"imagine\s+if\b|hypothetically\b|suppose\b|say\s+I\b|in\s+a\s+world\s+where\b)|\bI'd\b[^.!?]*\bif\s+I\b|"
                           r"^\s*(?:如果|要是|假如|假设|万一|倘若|假使)|如果我是|要是我是", I)
@@ -174,7 +185,7 @@ def sentence_trivia(sentence: str) -> str | None:
         return "a request for help, not a fact about the user"
     if _is_question(s):
         return "a question, not a statement"
-    if CHITCHAT.search(s) and not LIKES.search(s):
+    if CHITCHAT.search(s) and not LIKES.search(s) and not FACT_CUE.search(s):
         return "one-off chit-chat (weather, traffic, meals)"
     return None
 

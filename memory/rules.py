@@ -120,7 +120,8 @@ def _merge(text: str, found: list[Candidate]) -> list[Candidate]:
     found = _merge_jobs(found)
     found = _attach(found, "profile:routine:sleep", "profile:job", r"night|shift|evening|overnight", "({})")
     found = _attach(found, "profile:hometown", "profile:city", r".", "({})")
-    return _merge_moods(text, found)
+    found = _merge_moods(text, found)
+    return _drop_echoes(found)
 
 
 def _merge_names(text: str, found: list[Candidate]) -> list[Candidate]:
@@ -197,6 +198,22 @@ def _merge_moods(text: str, found: list[Candidate]) -> list[Candidate]:
                 out[i] = replace(rel, content=rel.content + sep + note, quote=text[text.find(rel.quote):m_pos + len(mood.quote)])
                 out = [c for c in out if c is not mood]
                 break
+    return out
+
+
+def _drop_echoes(found: list[Candidate]) -> list[Candidate]:
+    """Drop a candidate that only repeats another one: an event said as news about someone, or the
+    cause inside a mood ("lonely since my roommate moved out")."""
+    events = {c.content for c in found if c.category == "event"}
+    moods = " ".join(c.content.lower() for c in found if c.topic == "relationship:mood")
+    out = []
+    for c in found:
+        if c.category != "event" and c.content in events:
+            continue
+        key = (c.topic or "").split(":", 1)[-1]
+        if c.category == "relationship" and c.topic != "relationship:mood" and key and key in moods:
+            continue
+        out.append(c)
     return out
 
 

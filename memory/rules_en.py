@@ -20,7 +20,7 @@ ADV = r"(?:(?:really|absolutely|totally|just|genuinely|honestly|seriously|truly|
 OBJ_STOP = (r"(?=\s*(?:[,.!?;:…()\n\"]|—|–|\s-\s|$)|\s+(?:lately|recently|so much|these days|right now|"
             r"anymore|any more|at all|tbh|lol|haha\w*|but|and|because|cause|cuz|since|when|though|too|"
             r"as well|now|ever since|for like|on repeat|every|all the time|tonight|today|this week|"
-            r"to me|for me|more than|than|if|which|who|so|ago|last|yesterday|(?:a|one|two|three|four|five|six|few|"
+            r"to me|for me|more than|than|if|which|who|so|ago|last|yesterday|after|before|until|while|during|(?:a|one|two|three|four|five|six|few|"
             r"couple\s+of)\s+(?:days?|weeks?|months?|years?)|this\s+(?:morning|week|month|year))\b)")
 OBJ = r"(?P<obj>[^\s,.!?;:][^,.!?;:\n]{0,40}?)" + OBJ_STOP
 BAD_OBJ = re.compile(
@@ -33,7 +33,9 @@ NAME_STOP = frozenset(
     "actually gonna going excited american canadian british english chinese asian catholic christian "
     "jewish muslim vegan vegetarian gay single married bi trans new old glad happy sad bored busy "
     "sick late early ready in on at the a an very pretty kinda always never currently now from "
-    "working living moving trying learning obsessed over into out off up down".split())
+    "working living moving trying learning obsessed over into out off up down later tomorrow anytime whenever "
+    "when if sometime maybe crazy every everyday back tonight again anything something names that this what "
+    "first last only".split())
 ENDEARMENTS = frozenset(
     "buddy pal dude bro sweetie honey babe baby darling dear sir ma'am madam champ kiddo mate "
     "friend sweetheart love hun hon boss chief kid sport girl boy man".split())
@@ -49,7 +51,9 @@ JOBS = (
     r"resident|technician|contractor|translator|interpreter|animator|illustrator|baker|butcher|"
     r"farmer|soldier|sergeant|officer|dispatcher|secretary|bookkeeper|auditor|banker|trader|"
     r"realtor|agent|chemist|biologist|physicist|economist|psychologist|psychiatrist|physician|"
-    r"optometrist|radiologist|ux designer|web developer|software engineer|sysadmin|streamer|"
+    r"optometrist|radiologist|ux designer|web developer|software engineer|sysadmin|streamer|security guard|guard|"
+    r"cna|nurse's aide|home health aide|aide|receptionist|flight attendant|stewardess|machinist|welder|lab tech|"
+    r"graphic designer|copywriter|bartender|bouncer|lifeguard|mail carrier|postman|custodian|cleaner|"
     r"youtuber|influencer|actor|actress|dancer|singer|producer|director|stylist|hairdresser|barber|"
     r"tattoo artist|housekeeper|teaching assistant|preschool teacher|delivery driver|courier"
 )
@@ -123,6 +127,10 @@ def _b_address(m: re.Match, text: str) -> Candidate | None:
         return None
     name = _name(m["name"])
     if not name:
+        return None
+    follow = text[m.end():m.end() + 25]
+    if m["name"].islower() and not re.match(r"\s*(?:[,.!?;)]|$|please|pls|instead|from\s+now|btw|lol|now|"
+                                            r"though|if|and|haha)", follow, I):
         return None
     return candidate("profile", f"Prefers to be called {name}", _q(m, text), "profile:name")
 
@@ -220,6 +228,16 @@ def _b_sleep(m: re.Match, text: str) -> Candidate | None:
     return candidate("profile", f"Usually sleeps from {span}", _q(m, text), "profile:routine:sleep")
 
 
+def _b_wake(m: re.Match, text: str) -> Candidate | None:
+    what = re.sub(r"\s+", " ", m["what"].lower())
+    verb, _, rest = what.partition(" ")
+    verb = {"go": "goes", "get": "gets", "wake": "wakes", "fall": "falls"}[verb]
+    kind = "wake" if what in ("wake up", "get up") else "bed"
+    tail = (m["tail"] or "").strip()
+    content = f"Usually {verb} {rest} at {m['t'].strip()}" + (f" {tail}" if tail else "")
+    return candidate("profile", content, _q(m, text), f"profile:routine:{kind}")
+
+
 def _b_chronotype(m: re.Match, text: str) -> Candidate | None:
     kind = (m["kind"] or m["owl"]).lower()
     what = "a night owl" if "owl" in kind else f"a {kind} person"
@@ -238,7 +256,7 @@ PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(r"\bmy\s+name(?:'s|\s+is)\s+(?P<name>[A-Za-z][\w-]*)", I), _b_name),
     (re.compile(r"(?i:\b(?:I'm|I\s+am|im|this\s+is)\s+)(?P<name>[A-Z][a-z]+)"
                 r"(?=\s*(?:[,.!?;)]|—|–|-|$)|\s+(?i:btw|by the way|here|lol|haha|and|from|\())"), _b_name),
-    (re.compile(r"\b(?:call|calling)\s+me\s+(?P<name>[A-Za-z][\w-]*)", I), _b_address),
+    (re.compile(r"\b(?:call|calls|calling)\s+me\s+(?P<name>[A-Za-z][\w-]*)", I), _b_address),
     (re.compile(r"\bI\s+(?:go|prefer to go)\s+by\s+(?P<name>[A-Za-z][\w-]*)", I), _b_address),
     (re.compile(r"\b(?:don'?t|do\s+not|never|stop|quit|not)\s+(?:\w+\s+)?(?:call|calling)\s+me\s+"
                 r"(?P<name>[\w'-]+(?:\s+[\w'-]+)?)(?=\s*(?:[,.!?;]|$)|\s+(?:anymore|please|again|ok|it)\b)", I),
@@ -255,7 +273,13 @@ PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
                 r"(?P<job>(?:[\w-]+\s+){0,2}?(?:" + JOBS + r"))\b"
                 r"(?P<where>\s+(?:at|for|in)\s+[^,.!?;\n]{2,40}?)?(?=\s*(?:[,.!?;)]|—|$)|\s+(?:and|but|so|lol|now)\b)", I),
      _b_job),
-    (re.compile(r"\bI\s+work\s+as\s+(?:a|an)\s+(?P<job>[^,.!?;\n]{2,40}?)"
+    (re.compile(r"\bbeing\s+(?:a|an)\s+(?P<job>(?:[\w-]+\s+){0,2}?(?:" + JOBS + r"))\s+(?:is|has\s+been|can\s+be|was)\b", I),
+     _b_job),
+    (re.compile(r"\b(?:got|started|landed|accepted|took|start)\s+(?:a|my|the)\s+(?:new\s+)?(?:job|position|role)\s+as\s+"
+                r"(?:a|an)\s+(?P<job>[^,.!?;\n]{2,40}?)(?P<where>\s+(?:at|for|in)\s+[^,.!?;\n]{2,40}?)?"
+                r"(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|last|this|today|yesterday)\b)", I), _b_job),
+    (re.compile(r"\bI\s+work\s+(?:from\s+home\s+|remotely\s+|part[- ]time\s+|full[- ]time\s+|freelance\s+)?as\s+(?:a|an)\s+"
+                r"(?P<job>[^,.!?;\n]{2,40}?)"
                 r"(?P<where>\s+(?:at|for|in)\s+[^,.!?;\n]{2,40}?)?(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so)\b)", I), _b_job),
     (re.compile(r"\b(?:they|my boss|my manager|they've)\s+(?:just\s+)?(?:made|promoted)\s+me\s+(?:to\s+)?"
                 r"(?P<job>(?:a\s+|an\s+|the\s+)?[\w -]{2,30}?)(?P<where>\s+(?:at|for|in)\s+[^,.!?;\n]{2,40}?)?"
@@ -268,7 +292,7 @@ PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(r"\bI\s+(?P<verb>do|run|manage|own)\s+(?P<rest>(?:the\s+|a\s+|an\s+|my\s+own\s+)?[\w-]+(?:\s+[\w-]+)?"
                 r"\s+(?:for|at)\s+[^,.!?;\n]{2,50}?)(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol)\b)", I), _b_job_verb),
     (re.compile(r"\bI\s+work\s+(?P<shift>nights|night\s+shifts?|the\s+night\s+shift|overnights|evenings|weekends|"
-                r"early\s+mornings|double\s+shifts|12-hour\s+shifts)(?P<where>\s+(?:at|for|in)\s+[^,.!?;\n]{2,50}?)?"
+                r"early\s+mornings|double\s+shifts|12-hour\s+shifts|the\s+graveyard\s+shift|graveyard)(?P<where>\s+(?:at|for|in)\s+[^,.!?;\n]{2,50}?)?"
                 r"(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol)\b)", I), _b_shift),
     (re.compile(r"\bI\s+work\s+(?:at|for)\s+(?P<org>(?:a|an|the)\s+[^,.!?;\n]{2,40}?|[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*)*)"
                 r"(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol|now|as)\b)"), _b_works_at),
@@ -284,6 +308,9 @@ PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(r"\bI(?:'m|\s+am)?\s+(?:usually|normally|typically|always|mostly)\s+(?:asleep|sleeping|in\s+bed|sleep)\s+"
                 r"(?:from\s+)?(?:like\s+|around\s+|about\s+)?(?P<a>\d{1,2}(?::\d\d)?\s*(?:am|pm)?)\s*"
                 r"(?:to|-|–|till|until)\s*(?P<b>\d{1,2}(?::\d\d)?\s*(?:am|pm)?)", I), _b_sleep),
+    (re.compile(r"\bI\s+(?:usually\s+|normally\s+|always\s+|typically\s+)?(?:now\s+)?(?P<what>wake\s+up|get\s+up|go\s+to\s+bed|"
+                r"go\s+to\s+sleep|fall\s+asleep)\s+(?:at|around|by|before)\s+(?:like\s+)?(?P<t>\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|"
+                r"p\.m\.)?)(?P<tail>\s+(?:now|these\s+days|every\s+day|on\s+weekdays|most\s+days))?", I), _b_wake),
     (re.compile(r"\bI(?:'m|\s+am)\s+(?:such\s+|totally\s+|definitely\s+|more\s+of\s+)?(?:a|an)\s+"
                 r"(?P<kind>morning|night|early)\s+(?:person|bird)|\bI(?:'m|\s+am)\s+(?:a\s+)?(?P<owl>night\s+owl)", I),
      _b_chronotype),
@@ -298,6 +325,7 @@ PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
 
 def _request_content(req: str) -> str:
     req = third_person(drop_fillers(req.strip(" ?!.")))
+    req = re.sub(r"\byour\b", "its", re.sub(r"\byourself\b", "itself", req, flags=I), flags=I)
     req = re.sub(r"\s+(?:lol|lmao|haha\w*|pls|please|ok|okay)$", "", req, flags=I)
     neg = re.match(r"(?:don't|do\s+not|never)\s+(?P<rest>.+)", req, I)
     if neg:

@@ -10,8 +10,8 @@ from memory.rules_en import ADV, MOODS, OBJ, PETS, RELATIONS, Builder, I, _ok_ob
 # ---------------------------------------------------------------- likes and dislikes
 
 
-def _pref(m: re.Match, text: str, template: str, polarity: int) -> Candidate | None:
-    obj = _ok_obj(m["obj"])
+def _pref(m: re.Match, text: str, template: str, polarity: int, raw: str | None = None) -> Candidate | None:
+    obj = _ok_obj(raw or m["obj"])
     if not obj:
         return None
     content = template.format(obj=third_person(obj), **{k: v or "" for k, v in m.groupdict().items() if k != "obj"})
@@ -56,12 +56,21 @@ def _b_taste(m: re.Match, text: str) -> Candidate | None:
 
 
 def _b_quit(m: re.Match, text: str) -> Candidate | None:
-    obj = _ok_obj(m["obj"])
+    obj, ger = _ok_obj(m["obj"]), (m["ger"] or "").strip()
+    if not obj and ger:
+        obj, ger = ger, ""
     if not obj or re.match(r"(?:my\s+)?(?:job|work)\b", obj, I):
         return None
-    ger = (m["ger"] or "").strip()
     content = f"Quit {ger + ' ' if ger else ''}{third_person(obj)}"
     return candidate("preference", content, _q(m, text), f"preference:{norm_object(obj)}", -1)
+
+
+def _b_gone_off(m: re.Match, text: str) -> Candidate | None:
+    return _pref(m, text, "No longer likes {obj}", -1)
+
+
+def _b_dont_eat(m: re.Match, text: str) -> Candidate | None:
+    return _pref(m, text, f"Does not {m['verb'].lower()} {{obj}}", -1)
 
 
 def _b_no_longer(m: re.Match, text: str) -> Candidate | None:
@@ -72,9 +81,14 @@ def _b_no_longer(m: re.Match, text: str) -> Candidate | None:
 
 
 def _b_sane_or_fav(m: re.Match, text: str) -> Candidate | None:
-    if re.search(r"\b(?:my|the|a|it|this|that|he|she|they|which)\b", m["obj"], I) or re.search(RELATIONS, m["obj"], I):
+    obj = re.sub(r"^(?:(?:at|least|got|have|and|but|so|anyway|then|also|i|i've|oh|ok)\s+)+", "", m["obj"], flags=I)
+    if not obj or obj.lower() in ("at", "least", "got", "have"):
         return None
-    return _pref(m, text, "Loves {obj}", 1)
+    if re.search(r"\b(?:my|the|a|it|this|that|he|she|they|which|at|least|got|have|and|but|so)\b", obj, I) or \
+            re.search(r"\b(?:" + RELATIONS + r")\b", obj, I):
+        return None
+    return _pref(m, text, "Loves {obj}", 1, obj)
+
 
 
 LIKE_HEAD = r"\b(?:I'm|I\s+am|I've\s+been|I\s+have\s+been|im|been)\s+"
@@ -83,6 +97,9 @@ PREFERENCE_RULES: list[tuple[re.Pattern[str], Builder]] = [
                 r"(?P<obj>[^,.!?;:\n]{1,40}?)\s+(?:anymore|any\s+more)", I), _b_no_longer),
     (re.compile(r"\bI\s+no\s+longer\s+(?P<verb>eat|drink|like|watch|play|listen\s+to|do|enjoy)\s+" + OBJ, I),
      _b_no_longer),
+    (re.compile(r"\bI(?:'ve|\s+have)?\s+(?:totally\s+|kind\s+of\s+|kinda\s+|completely\s+)?(?:gone\s+off|gotten\s+sick\s+of|"
+                r"fallen\s+out\s+of\s+love\s+with|lost\s+interest\s+in|grown\s+out\s+of|outgrown)\s+" + OBJ, I), _b_gone_off),
+    (re.compile(r"\bI\s+(?:don't|do\s+not|never|can't|cannot)\s+(?P<verb>eat|drink)\s+" + OBJ, I), _b_dont_eat),
     (re.compile(r"\bI\s+" + ADV + r"(?P<verb>hate|dislike|despise|loathe|detest|can't\s+stand|cannot\s+stand|"
                 r"don't\s+(?:really\s+)?(?:like|enjoy|love)|do\s+not\s+like|can't\s+do|am\s+not\s+into)\s+" + OBJ, I),
      _b_dislike),
@@ -108,6 +125,9 @@ PREFERENCE_RULES: list[tuple[re.Pattern[str], Builder]] = [
                 r"sane|keeps\s+me\s+sane|my\s+happy\s+place|my\s+therapy|my\s+(?:whole\s+)?life|my\s+everything|my\s+"
                 r"(?:favou?rite|fav|fave)\s+(?:thing|food|show|band|song|game|hobby|sport|book|movie|snack|drink))\b", I),
      _b_sane_or_fav),
+    (re.compile(r"\b(?P<obj>[\w-]+(?:\s[\w-]+)?)\s+(?:tonight|today|later|tomorrow|this\s+\w+)\s*[,-]?\s*(?:it's\s+|which\s+is\s+)?"
+                r"(?:(?:honestly|literally|genuinely|easily|always|basically)\s+)?(?:my|the)\s+(?:favou?rite|best)\s+part\s+of\s+"
+                r"(?:my|the)\s+(?:week|day|month)", I), _b_sane_or_fav),
 ]
 
 
@@ -194,6 +214,9 @@ GERUNDS = {"moved": "moving", "started": "starting", "lost": "losing", "left": "
 
 
 def _reason(sentence: str) -> str:
+    other = re.search(r"\b(?:ever\s+)?since\s+(?P<who>my\s+[^,.!?;]{3,40}?)(?=\s+I(?:'ve|\s+have|'m)\b|[,.!?;]|$)", sentence, I)
+    if other:
+        return "since " + third_person(drop_fillers(other["who"]))
     found = re.search(r"\b(?:ever\s+)?since\s+I\s+(?P<v>\w+)(?P<r>[^,.!?;]*?)(?=\s+I(?:'ve|\s+have|'m)\b|[,.!?;]|$)",
                       sentence, I)
     if found:
@@ -217,7 +240,8 @@ def _b_mood(m: re.Match, text: str) -> Candidate | None:
 
 
 MOOD_RULES: list[tuple[re.Pattern[str], Builder]] = [
-    (re.compile(r"\bI(?:'ve|\s+have)?\s*(?:been\s+)?(?:feel|felt|feeling|am|'m)\s+"
+    (re.compile(r"\bI(?:(?:'ve|\s+have)\s+been(?:\s+feeling)?|(?:'ve|\s+have)?\s*(?:feel|felt|feeling)|'m(?:\s+feeling)?|"
+                r"\s+am(?:\s+feeling)?)\s+"
                 r"(?:(?:so|really|pretty|very|kind\s+of|kinda|super|incredibly|extremely|a\s+bit|a\s+little|quite|"
                 r"honestly|genuinely|just|constantly|always|lately|completely|totally)\s+)*(?P<mood>" + MOODS + r")\b", I),
      _b_mood),

@@ -20,7 +20,8 @@ PLACE = rf"(?P<p>(?:(?!在|住)[{HAN}]){{2,8}}?)" + END + r"|离|附近|这边|�
 OBJ = (rf"(?P<obj>《[^》]{{1,20}}》|[{HAN}A-Za-z0-9·]{{1,12}}?)" + END
        + r"|了|啦|呀|啊|的时候|已经|一周|每天|每周|因为|所以|但|真的|太|简直|超|特别|吗|呢|，)")
 TOPICAL = rf"(?:^|(?<=[，。！？,.!?\s]))(?P<obj>《[^》]{{1,20}}》|[^，。！？,.!?\s我]{{1,10}}?)我?(?:是|也|现在)?"
-BAD_NAME = re.compile(r"^(?:了|过|着|不|他|她|你|人|外卖|车|起床|吃饭|一声|过去|出来|去|来|妈|爸|什么|啥)")
+BAD_NAME = re.compile(r"^(?:了|过|着|不|他|她|你|人|外卖|车|起床|吃饭|一声|过去|出来|去|来|妈|爸|什么|啥|叫|是|[吧啊呀哦哈嘛呢啦哟喔]$)")
+ZAI = r"(?<![现正还实存好])在"
 BAD_PLACE = frozenset("家里 家 公司 宿舍 学校 附近 这里 那里 这边 那边 外面 一起 楼下 隔壁 一个人 单位 市区".split())
 ENDEARMENTS = frozenset("亲爱的 宝贝 宝宝 亲 小可爱 老板 美女 帅哥 亲亲 哥们 兄弟 姐妹 宝 老铁 小朋友 同学 大人 主人".split())
 JOB_SUFFIX = (r"老师|教师|医生|护士|工程师|程序员|设计师|律师|会计|厨师|司机|警察|记者|编辑|销售|客服|主播|作家|演员|歌手|"
@@ -39,8 +40,8 @@ MOOD = (r"压力(?:好|很|特别|超|太|超级|有点|挺)?大|失眠|焦虑|�
         r"情绪低落|崩溃|心累|难过|伤心|堵得慌|想哭|没动力|迷茫|很丧|好丧|烦躁|睡不着|喘不过气")
 STYLE = [(r"感叹号", "exclamation"), (r"表情|emoji", "emoji"), (r"问号|反问|提问|问我", "questions"),
          (r"建议|鸡汤|说教|大道理|讲道理", "advice"), (r"简短|简洁|啰嗦|废话|长篇大论|字数|篇幅|太长|短一点|短点", "length"),
-         (r"玩笑|段子|幽默", "humor"), (r"语气|温柔|正式|口语|客套|官方|敷衍|书面", "tone"), (r"列表|分点|markdown", "format"),
-         (r"说话|回复|回答|聊天", "style")]
+         (r"(?:那么|这么|太|很|好)长|长消息|长文|字太多", "length"), (r"玩笑|段子|幽默", "humor"), (r"语气|温柔|正式|口语|客套|官方|敷衍|书面", "tone"), (r"列表|分点|markdown", "format"),
+         (r"说话|回复|回答|聊天|消息", "style")]
 DIRECTIVE = re.compile(r"别|不要|少|多|能不能|可不可以|请|希望|一点|一些|就行|就好|不用|简短|简洁")
 
 
@@ -63,8 +64,8 @@ def _b_name(m: re.Match, text: str) -> Candidate | None:
 
 
 def _b_address(m: re.Match, text: str) -> Candidate | None:
-    name = m["n"]
-    if BAD_NAME.match(name):
+    name = re.sub(r"^(?:大名|全名|本名|真名|小名)", "", m["n"])
+    if not name or BAD_NAME.match(name):
         return None
     if _negated_before(text, m.start("call")):
         shown = f"“{name}”" if name in ENDEARMENTS else name
@@ -109,6 +110,16 @@ def _b_field(m: re.Match, text: str) -> Candidate | None:
     return candidate("profile", f"做{m['j']}工作", _q(m, text), "profile:job")
 
 
+def _b_field_at(m: re.Match, text: str) -> Candidate | None:
+    if m["p"] in BAD_PLACE or re.search(r"家|公司|单位", m["p"]):
+        return None
+    return candidate("profile", f"在{m['p']}做{m['j']}", _q(m, text), "profile:job")
+
+
+def _b_allergy(m: re.Match, text: str) -> Candidate | None:
+    return candidate("profile", f"对{m['x']}过敏", _q(m, text), f"profile:allergy:{m['x']}")
+
+
 def _b_age(m: re.Match, text: str) -> Candidate | None:
     suffix = "后" if m.group(0).endswith("后") else "岁"
     content = f"是{m['a']}后" if suffix == "后" else f"今年{m['a']}岁"
@@ -122,14 +133,17 @@ PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(r"(?:我)?(?:现在)?住在" + PLACE), _b_city),
     (re.compile(r"现在住" + PLACE), _b_city),
     (re.compile(r"搬到了?" + PLACE), _b_city),
-    (re.compile(rf"在(?P<p>(?:(?!在)[{HAN}]){{2,6}}?)(?:上班|工作|生活|定居|打工)"), _b_work_city),
+    (re.compile(ZAI + rf"(?P<p>(?:(?!在)[{HAN}]){{2,6}}?)(?:上班|工作|生活|定居|打工)"), _b_work_city),
     (re.compile(rf"老家(?:是|在)(?P<p>[{HAN}]{{2,6}}?)(?:的|人)?" + END + ")"), _b_hometown),
-    (re.compile(rf"在(?P<p>(?:(?!在)[{HAN}]){{2,6}}?)当(?P<j>[{HAN}]{{1,6}}?)" + END + r"|了|的|呢|啊|已经|快|好)"),
+    (re.compile(ZAI + rf"(?P<p>(?:(?!在)[{HAN}]){{2,6}}?)当(?P<j>[{HAN}]{{1,6}}?)" + END + r"|了|的|呢|啊|已经|快|好)"),
      _b_job_at),
-    (re.compile(rf"(?:我是|我当|我在当|我做)(?:一名|一个|个|名)?(?P<j>[{HAN}A-Za-z]{{0,6}}?(?:{JOB_SUFFIX}))"), _b_job),
+    (re.compile(rf"(?:我是|我当|我在当|我做|改行(?:做|当)|转行(?:做|当)|现在(?:做|当)|开始(?:做|当))(?:了)?(?:一名|一个|个|名)?"
+                rf"(?P<j>[{HAN}A-Za-z]{{0,6}}?(?:{JOB_SUFFIX}))"), _b_job),
+    (re.compile(ZAI + rf"(?P<p>(?:(?!在)[{HAN}]){{2,6}}?)做(?P<j>[{HAN}A-Za-z]{{0,4}}(?:{JOB_SUFFIX}|{WORK_FIELD}))"), _b_field_at),
+    (re.compile(rf"(?:我)?对(?P<x>[{HAN}A-Za-z]{{1,8}}?)(?:严重|有点|特别)?过敏"), _b_allergy),
     (re.compile(rf"我的(?:职业|工作)是(?P<j>[^，。！？,.!?]{{2,12}})"), _b_job),
-    (re.compile(rf"(?<![叫])做(?P<j>[{HAN}A-Za-z]{{0,4}}(?:{WORK_FIELD}))(?:的|工作)?"), _b_field),
-    (re.compile(r"我(?:今年)?(?P<a>\d{2}|[二三四五六七八九]十[一二三四五六七八九]?)岁"), _b_age),
+    (re.compile(rf"(?<![叫])做(?P<j>[{HAN}A-Za-z]{{0,4}}(?:{JOB_SUFFIX}|{WORK_FIELD}))(?:的|工作)?"), _b_field),
+    (re.compile(r"(?:我(?:今年)?|(?<![^，,。！!\s])今年)(?P<a>\d{2}|[二三四五六七八九]十[一二三四五六七八九]?)岁"), _b_age),
     (re.compile(r"我是?(?P<a>[0-9]{2}|[零一二三四五六七八九]{2})后"), _b_age),
 ]
 
@@ -178,7 +192,8 @@ def _b_stopped(m: re.Match, text: str) -> Candidate | None:
 
 
 def _b_quit(m: re.Match, text: str) -> Candidate | None:
-    return _pref(m, text, f"{m['v']}{m['obj']}", -1)
+    verb = "戒了" if m["v"] == "戒" else m["v"]
+    return _pref(m, text, f"{verb}{m['obj']}", -1)
 
 
 INTENS = r"(?:超|超级|特别|非常|很|好|最|真的|巨|还挺|挺)?"
@@ -189,10 +204,12 @@ PREFERENCE_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(r"(?P<v>看|吃|听|玩|刷|追|喝)腻了" + OBJ), _b_tired),
     (re.compile(TOPICAL + rf"(?:已经|早就|现在|都)*不(?:再)?(?P<v>{ZH_VERBS})了"), _b_stopped),
     (re.compile(rf"(?:已经|早就|现在)*不再?(?P<v>{ZH_VERBS})" + OBJ.replace("|了|", "|") + "了"), _b_stopped),
-    (re.compile(r"(?P<v>戒了|放弃了|不再喜欢)" + OBJ), _b_quit),
+    (re.compile(r"(?P<v>戒了|戒掉了|放弃了|不再喜欢)" + OBJ), _b_quit),
+    (re.compile(r"(?:已经|早就)?(?P<v>戒)(?:掉)?" + OBJ.replace("(?P<obj>", "(?P<obj>(?!了)") + "了"), _b_quit),
     (re.compile(TOPICAL + r"(?:已经|早就)?(?P<v>戒了)"), _b_quit),
     (re.compile(r"(?P<v>" + INTENS + r"(?:讨厌|不喜欢|不太喜欢|不爱吃|受不了|接受不了|害怕|最怕|反感))" + OBJ), _b_dislike),
-    (re.compile(r"(?P<v>" + INTENS + r"(?:喜欢|热爱|爱吃|爱喝|爱看|爱玩|爱听|迷上了?|爱上了?|沉迷于?|痴迷于?|迷|爱))" + OBJ),
+    (re.compile(r"(?P<v>(?:超|超级|特别|非常|很|好|最|真的|巨)(?:迷|爱)(?![好情心人意])|" + INTENS
+                + r"(?:喜欢|热爱|爱吃|爱喝|爱看|爱玩|爱听|迷上了?|爱上了?|沉迷于?|痴迷于?))" + OBJ),
      _b_like),
     (re.compile(TOPICAL + r"(?:真的|简直|就|绝对)?是我的(?:命|最爱|心头好|本命|快乐源泉|精神食粮|白月光)"), _b_my_life),
     (re.compile(rf"(?:只要)?(?P<when>一(?:有空|休息|放假|下班|到周末|有时间|闲下来))(?:我)?就(?:会)?(?:去)?"
@@ -215,7 +232,7 @@ def _follow_up(text: str, end: int) -> str:
 
 def _b_named(m: re.Match, text: str) -> Candidate | None:
     rel, name = m["rel"], m["n"]
-    if BAD_NAME.match(name) or name in ("老是", "老师", "老家", "老板", "小时", "小区", "小孩", "小学", "阿姨"):
+    if BAD_NAME.match(name) or name.startswith("叫") or name in ("老是", "老师", "老家", "老板", "小时", "小区", "小孩", "小学", "阿姨"):
         return None
     rest_clause = clause_at(text, m.end("n") - 1)
     rest = zh_clean(text[m.end("n"):rest_clause.end])
@@ -245,7 +262,9 @@ def _b_mood(m: re.Match, text: str) -> Candidate | None:
 
 PET_NAME = rf"(?P<n>(?:小|阿|老)[{HAN}]|[{HAN}]{{2}})(?=[{HAN}，。！？,.!?\s]|$)"
 PEOPLE_RULES: list[tuple[re.Pattern[str], Builder]] = [
-    (re.compile(rf"(?:我)?(?:和|跟)(?P<n>(?:小|阿|老)?[{HAN}]{{1,2}}?)(?:已经|早就|终于|正式)?(?:分手|分开|离婚)了?"), _b_breakup),
+    (re.compile(rf"(?:我)?(?:和|跟)(?:{RELS})?(?P<n>(?:小|阿|老)[{HAN}]{{1,2}}?|[{HAN}]{{2}}?)(?:已经|早就|终于|正式|刚|上周|昨天)?"
+                r"(?:分手|分开|离婚)了?"), _b_breakup),
+    (re.compile(rf"(?:我)?(?:和|跟)(?P<n>{RELS})(?:已经|早就|终于|正式|刚|上周|昨天)?(?:分手|分开|离婚)了?"), _b_breakup),
     (re.compile(rf"(?P<lead>我的|我家|我|和|跟|的)(?P<rel>{RELS}|{PETS})(?:的名字)?叫" + NAME), _b_named),
     (re.compile(rf"(?P<lead>我的|我家|我|和|跟)(?P<rel>{RELS})(?P<n>(?:小|阿)[{HAN}]{{1,2}}?)(?=[{HAN}，。！？,.!?\s]|$)"),
      _b_named),

@@ -27,7 +27,7 @@ TEMPLATE_EN = frozenset(
     "promoted previously relationship broke up trip flight into fan tired originally recently moved usually keeps "
     "sane thinks one uses too many finds is being person user they'd they're they've isn't doesn't don't stopped "
     "gave given hates hate over around note remember".split())
-TEMPLATE_ZH = re.compile(r"名字|希望|被叫|不再|非常|喜欢|职业是|工作|已经|住在|现在|老家|搬家|害怕|不喜欢|叫|是|的|了|在|和|跟|做|有|"
+TEMPLATE_ZH = re.compile(r"名字|不希望|希望|被叫|不再|非常|喜欢|职业是|工作|已经|住在|现在|老家|搬家|害怕|不喜欢|叫|是|的|了|在|和|跟|做|有|"
                          r"前后|周末|一|个")
 NEG_QUOTE = re.compile(r"\b(?:not|never|no\s+longer|no\s+more|anymore|any\s+more|hate|hates|dislike|can't\s+stand|quit|stopped|"
                        r"gave\s+up|broke\s+up|nobody|none)\b|n't\b|不|没|别|再也|分手|腻|戒|讨厌|受不了", I)
@@ -35,7 +35,7 @@ NEG_IDIOMS = re.compile(r"not\s+for\s+the\s+(?:weak|faint)|not\s+gonna\s+lie|can
                         r"prouder|more)|not\s+bad|no\s+joke|not\s+only|no\s+matter|not\s+sure|don't\s+know\s+what\s+I'd\s+do|"
                         r"don't\s+judge|never\s+mind|can't\s+believe|no\s+idea|why\s+not|"
                         r"不过|不错|不少|不久|不管|不断|不仅|不同|不如|差不多|雷打不动|不得不|忍不住|了不起|对不起|不好意思|要不|不然|"
-                        r"不知道|不一定|没想到|没事|不行了", I)
+                        r"不知道|不一定|没想到|没事|不行了|能不能|可不可以|是不是|要不要|好不好|行不行|对不对|会不会", I)
 NEG_CONTENT = re.compile(r"\b(?:not|no|never|no\s+longer|anymore|quit|stopped|dislikes?|hates?|over|tired\s+of|gave\s+up|avoids?|"
                          r"broke\s+up|lost|without|ex)\b|n't\b|不|没|别|再也|分手|腻|戒|讨厌|怕|放弃|受不了", I)
 
@@ -111,7 +111,7 @@ def _grounding(c: Candidate, user_text: str, assistant_text: str | None) -> str 
         return "too vague to store"
     said = user_text.lower().replace("’", "'")
     missing = [u for u in units if not _found(u, said)]
-    if len(units) - len(missing) >= GROUNDED_SHARE * len(units):
+    if len(units) - len(missing) >= GROUNDED_SHARE * len(units) or (len(units) >= 3 and len(missing) == 1):
         return None
     heard = (assistant_text or "").lower()
     if heard and sum(_found(u, heard) for u in missing) >= max(1, len(missing) // 2):
