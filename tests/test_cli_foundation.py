@@ -89,7 +89,7 @@ def test_forgotten_text_is_in_no_table_and_file_is_ciphertext(cli, companion_env
 
 
 @pytest.mark.parametrize("query", ['"', "AND OR (", "*", "NEAR(", "", "   ", "x" * 100_000,
-                                   "\x00\x01\x1b[31m", "name\ud800", "'; DROP TABLE memories; --"])
+                                   "\x01\x1b[31m\x7f", "'; DROP TABLE memories; --"])
 def test_search_with_junk_never_errors(cli, query):
     cli.json("memory", "add", "Name is Alice", "--category", "profile", "--json")
     found = cli.json("memory", "search", query, "--json")

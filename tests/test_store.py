@@ -93,3 +93,9 @@ def test_transcript_search_and_delete(companion):
                     for (name,) in companion.db.read("SELECT name FROM sqlite_master WHERE type='table'")
                     for row in companion.db.read(f'SELECT * FROM "{name}"') for v in row)
     assert "云南".encode() not in text and b"Yunnan" not in text
+
+
+@pytest.mark.parametrize("query", ["\x00\x01\x1b[31m", "name\ud800", "\ud83d", "😀👍🏽 名字", "\u200b\ufeff"])
+def test_search_survives_control_characters_and_broken_surrogates(companion, query):
+    _add(companion, "Name is Alice", "profile")
+    assert isinstance(search(companion.store, query, k=5), list)
