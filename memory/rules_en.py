@@ -65,21 +65,25 @@ RELATIONS = (r"best friend|bestie|girlfriend|boyfriend|partner|fianc[ée]e?|husb
              r"roommate|flatmate|friend|sister|brother|sis|bro|mom|mum|mother|dad|father|son|daughter|"
              r"grandma|grandpa|grandmother|grandfather|granny|nana|lola|lolo|aunt|uncle|cousin|niece|"
              r"nephew|boss|coworker|co-worker|colleague|therapist|mentor|stepmom|stepdad|baby|kid|ex")
-PETS = r"cat|dog|puppy|kitten|kitty|pup|bunny|rabbit|hamster|parrot|bird|fish|turtle|horse|guinea pig|lizard|snake"
+PETS = (r"cat|dog|puppy|kitten|kitty|pup|bunny|rabbit|hamster|parrot|bird|fish|turtle|horse|guinea pig|lizard|snake|"
+        r"golden retriever|retriever|labrador|lab|poodle|husky|corgi|beagle|pug|terrier|german shepherd|shepherd|"
+        r"bulldog|dachshund|chihuahua|border collie|collie|greyhound|tabby|siamese|ferret|gecko|cockatiel|budgie")
 MOODS = (r"isolated|lonely|alone|stressed(?: out)?|anxious|depressed|overwhelmed|burnt out|burned out|"
-         r"exhausted|miserable|heartbroken|hopeless|drained|empty|numb|down|sad|lost|stuck|unmotivated")
+         r"exhausted|miserable|heartbroken|hopeless|drained|empty|numb|unmotivated|burnt-out|homesick|insecure")
 STYLE_TOPICS = [
     (r"question", "questions"), (r"emoji|emoticon|smiley", "emoji"),
     (r"joke|jok|humou?r|funny|puns?\b|sarcas|banter|playful", "humor"),
     (r"exclamation", "exclamation"), (r"advice|suggestion|solution|fix (?:it|things)|lectur|preach", "advice"),
-    (r"short|long|brief|concise|length|wall of text|paragraph|essay|rambl|wordy|verbose", "length"),
+    (r"short|long|brief|concise|length|wall of text|paragraph|essay|rambl|wordy|verbose|sentence", "length"),
+    (r"quote|pep talk|motivational|platitude|clich|therapy speak|toxic positivity|silver lining", "motivation"),
     (r"list|bullet", "format"), (r"formal|casual|tone|gentle|cheerful|upbeat|positive|serious", "tone"),
     (r"call(?:ing)? me|name", "address"), (r"swear|curs", "swearing"), (r"apolog|sorry", "apologies"),
 ]
 STYLE_NOUN = re.compile(
     r"question|emoji|emoticon|smiley|joke|humou?r|puns?\b|sarcas|banter|exclamation|advice|suggestion|"
     r"lectur|preach|short|long|brief|concise|wall of text|paragraph|essay|rambl|wordy|verbose|list|"
-    r"bullet|formal|casual|tone|gentle|swear|curs|apolog|sorry|messages?|repl(?:y|ies)|answers?|"
+    r"bullet|formal|casual|tone|gentle|swear|curs|apolog|sorry|messages?|repl(?:y|ies)|answers?|sentences?|"
+    r"quotes?|pep\s+talks?|motivational|platitudes?|clich|therapy\s+speak|positivity|silver\s+lining|"
     r"responses?|texts?", I)
 
 
@@ -254,6 +258,8 @@ def _b_habit(m: re.Match, text: str) -> Candidate | None:
 
 PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(r"\bmy\s+name(?:'s|\s+is)\s+(?P<name>[A-Za-z][\w-]*)", I), _b_name),
+    (re.compile(r"(?i:\b(?:it's|its|it\s+is|name's)\s+)(?P<name>[A-Z][a-z]+)\b(?=\s+with\s+an?\s+[A-Z]\b|,?\s+not\s+[A-Z][a-z]+)"),
+     _b_name),
     (re.compile(r"(?i:\b(?:I'm|I\s+am|im|this\s+is)\s+)(?P<name>[A-Z][a-z]+)"
                 r"(?=\s*(?:[,.!?;)]|—|–|-|$)|\s+(?i:btw|by the way|here|lol|haha|and|from|\())"), _b_name),
     (re.compile(r"\b(?:call|calls|calling)\s+me\s+(?P<name>[A-Za-z][\w-]*)", I), _b_address),
@@ -354,6 +360,11 @@ def _b_too_many(m: re.Match, text: str) -> Candidate | None:
     return candidate("feedback", f"Finds the companion uses too many {what}", _q(m, text), style_topic(what))
 
 
+def _b_your_messages(m: re.Match, text: str) -> Candidate | None:
+    adj = re.sub(r"^too\s+", "", m["adj"].lower())
+    return candidate("feedback", f"Finds the companion's {m['what'].lower()} too {adj}", _q(m, text), style_topic(adj))
+
+
 REQ_VERBS = (r"(?:stop|quit|avoid|not|start|try\s+to|tone\s+down|tone\s+it\s+down\s+with|cut\s+(?:down|back)\s+on|"
              r"cut\s+out|use\s+(?:less|fewer|more)|be\s+(?:more|less)|keep|go\s+easy\s+on|lay\s+off|ease\s+up\s+on|"
              r"skip|drop|ditch|lose|limit|write|answer|reply|respond|talk|speak|send)\b")
@@ -366,6 +377,9 @@ FEEDBACK_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(r"\bI\s+(?:prefer|like|want|need|'d\s+prefer|would\s+prefer|'d\s+like|would\s+like|'d\s+rather\s+have)\s+"
                 r"(?P<what>(?:shorter|short|longer|brief|briefer|fewer|less|more|no|simpler)\s+(?:answers|replies|"
                 r"responses|messages|texts|emojis|questions|jokes|advice)[^,.!?;\n]*)", I), _b_prefers_style),
+    (re.compile(r"\byour\s+(?P<what>messages|replies|answers|responses|texts)\s+are\s+(?:(?:way|too|so|really|a\s+bit|kinda|"
+                r"getting|always)\s+)*(?P<adj>too\s+long|long|too\s+short|too\s+formal|formal|too\s+wordy|wordy|too\s+cheesy|"
+                r"cheesy|robotic|repetitive|too\s+much)\b", I), _b_your_messages),
     (re.compile(r"\byou\s+(?:always\s+|keep\s+)?(?:ask|use|say|send|make|give|add)(?:ing)?\s+(?:way\s+)?too\s+"
                 r"(?:many|much)\s+(?P<x>[\w\s]{2,25}?)(?=\s*(?:[,.!?;]|$))", I), _b_too_many),
 ]

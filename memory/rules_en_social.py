@@ -91,9 +91,20 @@ def _b_sane_or_fav(m: re.Match, text: str) -> Candidate | None:
 
 
 
+KEEPS = r"(?:sane|calm|going|grounded|alive|together|happy|afloat)"
+
+
+def _b_gross(m: re.Match, text: str) -> Candidate | None:
+    obj = re.sub(r"^(?:(?:but|and|honestly|tbh|ugh|man|god|the|so|like|also|i|think)\s+)+", "", m["obj"], flags=I)
+    if not obj or re.fullmatch(r"(?:it|this|that|he|she|they|which|everything|life|today|work|traffic|weather|it's)", obj, I):
+        return None
+    return _pref(m, text, "Dislikes {obj}", -1, obj)
+
+
 LIKE_HEAD = r"\b(?:I'm|I\s+am|I've\s+been|I\s+have\s+been|im|been)\s+"
 PREFERENCE_RULES: list[tuple[re.Pattern[str], Builder]] = [
-    (re.compile(r"\bI\s+(?:no\s+longer|don't|do\s+not)\s+(?P<verb>eat|drink|like|watch|play|listen\s+to|do|enjoy)\s+"
+    (re.compile(r"\bI\s+(?:no\s+longer|don't|do\s+not)\s+" + ADV + r"(?P<verb>eat|drink|like|watch|play|listen\s+to|do|enjoy|"
+                r"read|use|go\s+to)\s+"
                 r"(?P<obj>[^,.!?;:\n]{1,40}?)\s+(?:anymore|any\s+more)", I), _b_no_longer),
     (re.compile(r"\bI\s+no\s+longer\s+(?P<verb>eat|drink|like|watch|play|listen\s+to|do|enjoy)\s+" + OBJ, I),
      _b_no_longer),
@@ -117,12 +128,15 @@ PREFERENCE_RULES: list[tuple[re.Pattern[str], Builder]] = [
                 r"crazy\s+about|mad\s+about|a\s+(?:big\s+|huge\s+|massive\s+)?fan\s+of|big\s+on)\s+" + OBJ, I), _b_into),
     (re.compile(r"\b(?:I'm|I\s+am|im)\s+(?:(?:such|totally|so|definitely|a|an|huge|big|total|massive|really)\s+)*"
                 r"(?P<obj>[\w-]+(?:\s[\w-]+)?)\s+(?:person|fan|lover|addict|nerd|junkie|fanatic)\b", I), _b_person),
-    (re.compile(r"\b(?:I've\s+got|I\s+have\s+got|I\s+have|got)\s+(?P<obj>\w+ing|\w+)\s*(?:tonight|today|later|"
+    (re.compile(r"\b(?:I've\s+got|I\s+have\s+got|I\s+have|got)\s+(?:my\s+)?(?P<obj>\w+ing|\w+)\s*(?:tonight|today|later|"
                 r"tomorrow|this\s+\w+)?\s*,?\s*(?:and\s+)?(?:it's|it\s+is|that's|which\s+is)\s+(?:\w+\s+){0,2}?"
-                r"(?:the\s+only\s+thing\s+keeping\s+me\s+sane|what\s+keeps\s+me\s+sane|my\s+happy\s+place|my\s+therapy|"
-                r"my\s+lifeline|the\s+best\s+part\s+of\s+my\s+\w+)", I), _b_sane),
+                r"(?:the\s+only\s+thing\s+keeping\s+me\s+" + KEEPS + r"|what\s+keeps\s+me\s+" + KEEPS + r"|my\s+happy\s+place|"
+                r"my\s+therapy|my\s+lifeline|the\s+best\s+part\s+of\s+my\s+\w+)", I), _b_sane),
+    (re.compile(r"(?:^|(?<=[,.!?;])\s*|\b(?:but|and|honestly|tbh|ugh|man|god)\s+)(?P<obj>[\w-]+(?:\s[\w-]+)?)\s+(?:is|are)\s+"
+                r"(?:(?:so|honestly|literally|just|absolutely|truly|genuinely|kinda|pretty)\s+)*(?P<how>disgusting|gross|revolting|"
+                r"vile|nasty|the\s+worst|unbearable|overrated|awful|horrible)\b", I), _b_gross),
     (re.compile(r"\b(?P<obj>[\w-]+(?:\s[\w-]+)?)\s+(?:is|keeps)\s+(?:\w+\s+){0,2}?(?:the\s+only\s+thing\s+keeping\s+me\s+"
-                r"sane|keeps\s+me\s+sane|my\s+happy\s+place|my\s+therapy|my\s+(?:whole\s+)?life|my\s+everything|my\s+"
+                + KEEPS + r"|keeps\s+me\s+" + KEEPS + r"|my\s+happy\s+place|my\s+therapy|my\s+(?:whole\s+)?life|my\s+everything|my\s+"
                 r"(?:favou?rite|fav|fave)\s+(?:thing|food|show|band|song|game|hobby|sport|book|movie|snack|drink))\b", I),
      _b_sane_or_fav),
     (re.compile(r"\b(?P<obj>[\w-]+(?:\s[\w-]+)?)\s+(?:tonight|today|later|tomorrow|this\s+\w+)\s*[,-]?\s*(?:it's\s+|which\s+is\s+)?"
@@ -133,7 +147,8 @@ PREFERENCE_RULES: list[tuple[re.Pattern[str], Builder]] = [
 
 # ---------------------------------------------------------------- people and pets
 
-REL_LEAD = r"(?i:\bmy\s+(?:(?:older|younger|little|big|baby|twin|new|old|dear|sweet|elderly|senior)\s+)*)"
+REL_LEAD = (r"(?i:\b(?:my|our)\s+(?:(?:older|younger|little|big|baby|twin|new|old|dear|sweet|elderly|senior|rescue|"
+            r"black|white|orange|grey|gray|fluffy|tiny|golden)\s+)*)")
 NAME = r"(?P<name>[A-Z][a-z]+)\b(?!['’]\w)"
 TIME_TAIL = re.compile(r"\s+(?:this|last)\s+(?:week|month|year)$|\s+(?:lately|recently|today|yesterday)$", I)
 NOT_NAMES = frozenset("Mom Mum Dad Mother Father Grandma Grandpa Sis Bro God Jesus Monday Tuesday Wednesday "
@@ -149,13 +164,16 @@ def _predicate(rest: str) -> str:
 
 def _b_named(m: re.Match, text: str) -> Candidate | None:
     name, rel, rest = m["name"], m["rel"].lower(), m["rest"] or ""
-    if name in NOT_NAMES or rest.startswith(("'", "’")) or re.match(r"\s+and\s+I\b", rest):
+    if name in NOT_NAMES or rest.startswith(("'", "’")):
         return None
+    if re.match(r"\s+and\s+I\b", rest):
+        return candidate("relationship", f"{rel} {name}", _q(m, text), f"relationship:{name.lower()}")
     if re.fullmatch(PETS, rel, I):
         age = re.search(rf"\b{name}\s+(?:just\s+)?(?:turned|is|turns)\s+(?P<age>\d{{1,2}})\b", text)
         label = f"{age['age']}-year-old {rel}" if age else rel
         art = "an" if label[0] in "aeiou8" or label.startswith(("11-", "18-")) else "a"
-        content = f"Has {art} {label} named {name}"
+        pred = "" if age else _predicate(rest)
+        content = f"Has {art} {label} named {name}" + (f" ({pred})" if pred and len(pred.split()) <= 8 else "")
     else:
         pred = _predicate(rest)
         content = f"{rel} {name}" + (f" {pred}" if pred and len(pred.split()) <= 12 else "")
@@ -166,11 +184,15 @@ def _b_breakup(m: re.Match, text: str) -> Candidate | None:
     name = m["name"]
     if name in NOT_NAMES:
         return None
-    return candidate("relationship", f"Broke up with {name}", _q(m, text), f"relationship:{name.lower()}", -1)
+    said = m.group(0).lower()
+    content = (f"Getting divorced from {name}" if "getting divorced" in said else f"Divorced {name}" if "divorc" in said
+               else f"Separated from {name}" if "separat" in said else f"Broke up with {name}")
+    return candidate("relationship", content, _q(m, text), f"relationship:{name.lower()}", -1)
 
 
 COUPLE = re.compile(r"\banniversary|\bdating\b|\btogether\s+for\b|\bengaged\b|\bhoneymoon|\bmoved\s+in\s+together|"
-                    r"\b(?:he|she)(?:'s|\s+is)\s+the\s+one\b|\bboyfriend\b|\bgirlfriend\b", I)
+                    r"\b(?:he|she)(?:'s|\s+is)\s+the\s+one\b|\bboyfriend\b|\bgirlfriend\b|\bhusband\b|\bwife\b|\bpartner\b|"
+                    r"\bfianc|\bmarried\b", I)
 
 
 def _b_couple(m: re.Match, text: str) -> Candidate | None:
@@ -188,13 +210,16 @@ def _b_relative_news(m: re.Match, text: str) -> Candidate | None:
     return candidate("relationship", f"{rel} {pred}", _q(m, text), f"relationship:{rel}")
 
 
-LIFE_NEWS = (r"(?:just\s+|recently\s+|finally\s+)?(?:passed\s+away|died|passed|had\s+(?:a|her|their)\s+baby|gave\s+birth|"
+LIFE_NEWS = (r"(?:just\s+|recently\s+|finally\s+)?(?:(?:was|got|has\s+been|is|just\s+got)\s+(?:just\s+|recently\s+|finally\s+)?"
+             r"(?:diagnosed|hospitali[sz]ed|admitted|fired|laid\s+off|married|engaged|divorced|pregnant|sick|ill|"
+             r"in\s+(?:the\s+)?hospital|in\s+the\s+ER|deployed)|passed\s+away|died|passed|had\s+(?:a|her|their)\s+baby|gave\s+birth|"
              r"got\s+(?:married|engaged|divorced|sick|diagnosed|fired|laid\s+off)|is\s+(?:pregnant|sick|really\s+sick|"
              r"in\s+(?:the\s+)?hospital)|has\s+(?:cancer|dementia|covid|alzheimer's)|started\s+chemo|was\s+diagnosed|"
              r"moved\s+(?:away|out)|is\s+moving\s+away|lost\s+(?:her|his|their)\s+job|retired|had\s+surgery)")
 PEOPLE_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(NAME + r"\s+(?i:and\s+I)\s+(?i:(?:just\s+|finally\s+|officially\s+)?(?:broke\s+up|split(?:\s+up)?|"
-                r"separated|are\s+done|called\s+it\s+quits|got\s+divorced|are\s+over|ended\s+things))"), _b_breakup),
+                r"separated|are\s+done|called\s+it\s+quits|got\s+divorced|are\s+over|ended\s+things|"
+                r"are\s+(?:getting\s+divorced|splitting\s+up|breaking\s+up|separating|taking\s+a\s+break)))"), _b_breakup),
     (re.compile(r"(?i:\bI\s+(?:just\s+|finally\s+)?(?:broke\s+up\s+with|dumped|divorced|split\s+(?:up\s+)?with)\s+)"
                 + NAME), _b_breakup),
     (re.compile(NAME + r"\s+(?i:(?:just\s+)?(?:broke\s+up\s+with|dumped)\s+me)\b"), _b_breakup),

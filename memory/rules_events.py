@@ -26,6 +26,11 @@ DEST_EN = re.compile(
     r"\b(?P<how>flights?\s+to|trip\s+to|tickets?\s+to|booked|going\s+to|visiting|fly(?:ing)?\s+to|head(?:ing)?\s+to|"
     r"off\s+to)\s+(?:(?i:my|a|the)\s+)?(?P<dest>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)*)"
     r"(?P<why>\s+(?i:for\s+(?:our|my|his|her|their|a)\s+[\w']+(?:\s+[\w']+)?|to\s+(?:see|visit)\s+(?:my\s+)?[\w']+))?")
+TRIP_EN = re.compile(
+    r"\b(?P<how2>driving|going|heading|road[- ]tripping|flying|traveling|travelling|taking\s+the\s+train)\s+(?:up\s+|down\s+|out\s+|"
+    r"over\s+|back\s+)?to\s+(?:the|my|our|his|her)\s+(?P<dest2>(?!(?:gym|office|store|shop|mall|class|church|bathroom|kitchen|"
+    r"supermarket|bank|library|doctor|dentist)\b)[a-z][\w'-]*(?:\s+(?!(?:on|in|at|for|the|this|next|tomorrow|tonight|day)\b)"
+    r"[a-z][\w'-]*)?)", re.IGNORECASE)
 MOD_STOP = frozenset("is was are the a an my our his her their got have has had booked finally i we and of for to at "
                      "in on it's its this next with so just big first i'm im get getting scheduled schedule set up "
                      "i've lol omg ok okay also then got my, is, it, that, there's there".split())
@@ -37,7 +42,8 @@ ANAPHORA = re.compile(r"^(?:it's|it\s+is|its|that's|which\s+is|it'll\s+be|it\s+w
 EVENT_ZH = re.compile(
     r"考试|期末考|期中考|考研|初试|复试|笔试|面试|答辩|复查|体检|检查|手术|看病|看医生|去医院|生日|婚礼|结婚|订婚|"
     r"毕业典礼|毕业|典礼|出发|航班|飞机|飞往|旅行|旅游|出差|演唱会|音乐会|比赛|演出|开学|入职|报到|搬家|聚会|约会|"
-    r"雅思|托福|高考|中考|会议|汇报|截止|发布会|展览|预产期|纪念日|年会|路演|试讲|考级|比赛|马拉松|婚宴|相亲|回国|回家")
+    r"雅思|托福|高考|中考|会议|汇报|截止|发布会|展览|预产期|纪念日|年会|路演|试讲|考级|比赛|马拉松|婚宴|相亲|回国|回家|"
+    r"拔牙|智齿|补牙|看牙|牙医|洗牙|做手术|开刀|产检|打疫苗|签证|演讲|考驾照|科目[一二三四]|路考|答辩|开庭|搬新家|入学|报名")
 
 
 def _future(text: str, today: date) -> list[DateMention]:
@@ -71,8 +77,11 @@ def _noun_phrase(sent: str, kw: re.Match, dates: list[DateMention], offset: int)
 def _travel(text: str, sent: Span, prev: Span | None) -> tuple[str, Span] | None:
     """A trip: "booked Lisbon for our anniversary, we fly out August 14" -> ("Trip to Lisbon ...", span)."""
     for span in (sent, prev):
+        local = TRIP_EN.search(span.text) if span is sent else None
+        if local:
+            return f"Trip to the {local['dest2']}", span
         found = DEST_EN.search(span.text) if span else None
-        if found and (TRAVEL_EN.search(sent.text) or found.group("how").lower().startswith(("flight", "trip"))):
+        if found and (TRAVEL_EN.search(sent.text) or found["how"].lower().startswith(("flight", "trip"))):
             kind = "Flight" if found["how"].lower().startswith("flight") else "Trip"
             why = third_person(found["why"] or "")
             return f"{kind} to {found['dest']}{why}", span

@@ -89,6 +89,8 @@ def _b_work_city(m: re.Match, text: str) -> Candidate | None:
     if m["p"] in BAD_PLACE or re.search(r"家|公司|单位", m["p"]):
         return None
     clause = clause_at(text, m.start("p")).text
+    if re.search(rf"(?:{RELS}|他|她)", clause[:clause.index(m["p"])]):
+        return None  # someone else's city ("我朋友在英国读书")
     return candidate("profile", zh_clean(clause[:clause.index(m["p"]) + len(m["p"]) + 2]), _q(m, text), "profile:city")
 
 
@@ -116,6 +118,14 @@ def _b_field_at(m: re.Match, text: str) -> Candidate | None:
     return candidate("profile", f"在{m['p']}做{m['j']}", _q(m, text), "profile:job")
 
 
+def _b_own_shop(m: re.Match, text: str) -> Candidate | None:
+    return candidate("profile", f"自己开了家{m['x']}", _q(m, text), "profile:job")
+
+
+def _b_left_job(m: re.Match, text: str) -> Candidate | None:
+    return candidate("profile", f"已经{m['v']}了", _q(m, text), "profile:job", polarity=-1)
+
+
 def _b_allergy(m: re.Match, text: str) -> Candidate | None:
     return candidate("profile", f"对{m['x']}过敏", _q(m, text), f"profile:allergy:{m['x']}")
 
@@ -133,7 +143,12 @@ PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(r"(?:我)?(?:现在)?住在" + PLACE), _b_city),
     (re.compile(r"现在住" + PLACE), _b_city),
     (re.compile(r"搬到了?" + PLACE), _b_city),
-    (re.compile(ZAI + rf"(?P<p>(?:(?!在)[{HAN}]){{2,6}}?)(?:上班|工作|生活|定居|打工)"), _b_work_city),
+    (re.compile(ZAI + rf"(?P<p>(?:(?!在)[{HAN}]){{2,6}}?)(?:上班|工作|生活|定居|打工|读书|读研|读博|上学|念书|留学|实习|上大学)"),
+     _b_work_city),
+    (re.compile(rf"(?<![想要让])当(?:个|一个|一名)?(?P<j>[{HAN}]{{0,4}}?(?:{JOB_SUFFIX}))(?=[{HAN}]{{0,2}}(?:太|真|好|很|挺|好|也|难|累|辛苦)|"
+                r"[，。！？,.!?\s]|$)"), _b_job),
+    (re.compile(rf"(?:自己)?开了(?:一)?家(?P<x>[{HAN}]{{1,6}}?(?:店|馆|公司|工作室|餐厅|铺|诊所))"), _b_own_shop),
+    (re.compile(r"(?:我)?(?:已经)?(?P<v>辞职|离职|裸辞|被裁|失业)了"), _b_left_job),
     (re.compile(rf"老家(?:是|在)(?P<p>[{HAN}]{{2,6}}?)(?:的|人)?" + END + ")"), _b_hometown),
     (re.compile(ZAI + rf"(?P<p>(?:(?!在)[{HAN}]){{2,6}}?)当(?P<j>[{HAN}]{{1,6}}?)" + END + r"|了|的|呢|啊|已经|快|好)"),
      _b_job_at),
@@ -191,6 +206,10 @@ def _b_stopped(m: re.Match, text: str) -> Candidate | None:
     return _pref(m, text, f"已经不{m['v']}{m['obj']}了", -1)
 
 
+def _b_never_again(m: re.Match, text: str) -> Candidate | None:
+    return _pref(m, text, f"再也不想{m['v']}{m['obj']}了", -1)
+
+
 def _b_quit(m: re.Match, text: str) -> Candidate | None:
     verb = "戒了" if m["v"] == "戒" else m["v"]
     return _pref(m, text, f"{verb}{m['obj']}", -1)
@@ -207,6 +226,7 @@ PREFERENCE_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(r"(?P<v>戒了|戒掉了|放弃了|不再喜欢)" + OBJ), _b_quit),
     (re.compile(r"(?:已经|早就)?(?P<v>戒)(?:掉)?" + OBJ.replace("(?P<obj>", "(?P<obj>(?!了)") + "了"), _b_quit),
     (re.compile(TOPICAL + r"(?:已经|早就)?(?P<v>戒了)"), _b_quit),
+    (re.compile(TOPICAL + rf"(?:死也|再也|绝对|永远|打死也)?不(?:会|想|敢)再?(?P<v>{ZH_VERBS}|坐|碰)了"), _b_never_again),
     (re.compile(r"(?P<v>" + INTENS + r"(?:讨厌|不喜欢|不太喜欢|不爱吃|受不了|接受不了|害怕|最怕|反感))" + OBJ), _b_dislike),
     (re.compile(r"(?P<v>(?:超|超级|特别|非常|很|好|最|真的|巨)(?:迷|爱)(?![好情心人意])|" + INTENS
                 + r"(?:喜欢|热爱|爱吃|爱喝|爱看|爱玩|爱听|迷上了?|爱上了?|沉迷于?|痴迷于?))" + OBJ),
@@ -242,6 +262,12 @@ def _b_named(m: re.Match, text: str) -> Candidate | None:
     return candidate("relationship", content, quote_for(text, m.start(), rest_clause.end), f"relationship:{name}")
 
 
+def _b_kept_pet(m: re.Match, text: str) -> Candidate | None:
+    if BAD_NAME.match(m["n"]):
+        return None
+    return candidate("relationship", f"养了一只{m['desc']}{m['rel']}，叫{m['n']}", _q(m, text), f"relationship:{m['n']}")
+
+
 def _b_breakup(m: re.Match, text: str) -> Candidate | None:
     name = m["n"]
     return candidate("relationship", f"已经和{name}分手了", _q(m, text), f"relationship:{name}", -1)
@@ -269,6 +295,7 @@ PEOPLE_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(rf"(?P<lead>我的|我家|我|和|跟)(?P<rel>{RELS})(?P<n>(?:小|阿)[{HAN}]{{1,2}}?)(?=[{HAN}，。！？,.!?\s]|$)"),
      _b_named),
     (re.compile(rf"(?P<lead>我的|我家|我)(?P<rel>{PETS})" + PET_NAME), _b_named),
+    (re.compile(rf"养了?(?:一)?(?:只|条|个|头)(?P<desc>[{HAN}]{{0,3}}?)(?P<rel>{PETS})(?:叫|名叫|名字叫)" + NAME), _b_kept_pet),
     (re.compile(rf"(?:我|跟我|和我)(?P<rel>{RELS})(?P<pred>[^，。！？,.!?]*?(?:{NEWS}))"), _b_news),
 ]
 MOOD_RULES: list[tuple[re.Pattern[str], Builder]] = [(re.compile(MOOD), _b_mood)]

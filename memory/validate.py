@@ -37,7 +37,7 @@ NEG_IDIOMS = re.compile(r"not\s+for\s+the\s+(?:weak|faint)|not\s+gonna\s+lie|can
                         r"不过|不错|不少|不久|不管|不断|不仅|不同|不如|差不多|雷打不动|不得不|忍不住|了不起|对不起|不好意思|要不|不然|"
                         r"不知道|不一定|没想到|没事|不行了|能不能|可不可以|是不是|要不要|好不好|行不行|对不对|会不会", I)
 NEG_CONTENT = re.compile(r"\b(?:not|no|never|no\s+longer|anymore|quit|stopped|dislikes?|hates?|over|tired\s+of|gave\s+up|avoids?|"
-                         r"broke\s+up|lost|without|ex)\b|n't\b|不|没|别|再也|分手|腻|戒|讨厌|怕|放弃|受不了", I)
+                         r"broke\s+up|lost|without|ex|divorc\w*|separated|split)\b|n't\b|不|没|别|再也|分手|腻|戒|讨厌|怕|放弃|受不了", I)
 
 
 def validate(candidates: list[Candidate], user_text: str, assistant_text: str | None, today: date,
