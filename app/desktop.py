@@ -1,8 +1,10 @@
 """Qt-free use cases of the desktop app: opening the profile, the memory panel's verbs, sessions, settings."""
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Sequence
 
 from app.clock import Clock
 from app.companion import Companion
@@ -26,19 +28,43 @@ class KeyNeeded(AppError):
     """The database key could not be found by itself; the user must choose a passphrase (the message says why)."""
 
 
+class SerializedEmbedder:
+    """The embedder behind a lock: the desktop app embeds from two threads (chat on the model worker,
+    panel search on the database worker), and the embedder is not documented as thread-safe."""
+
+    def __init__(self, embedder):
+        self._embedder = embedder
+        self._lock = threading.Lock()
+        self.model_id = embedder.model_id
+        self.dim = embedder.dim
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        """Vectors for texts, one caller at a time."""
+        with self._lock:
+            return self._embedder.embed(texts)
+
+    def load(self) -> None:
+        """Load the model now rather than on the first embed."""
+        with self._lock:
+            self._embedder.load()
+
+
 def open_companion(home: Path, clock: Clock, model_override: str | None = None,
                    passphrase: str | None = None) -> Companion:
-    """Open the profile; KeyNeeded when a passphrase is required or the one given does not open the database."""
+    """Open the profile, ready for two threads; KeyNeeded when a passphrase is needed or the one given is wrong."""
     try:
         obtain_key(home / "companion.db", passphrase)
     except AppError as exc:
         raise KeyNeeded(str(exc)) from exc
     try:
-        return Companion(home, clock, model_override=model_override, passphrase=passphrase)
+        companion = Companion(home, clock, model_override=model_override, passphrase=passphrase)
     except StoreError as exc:
         if passphrase and "key is wrong" in str(exc):
             raise KeyNeeded("That passphrase does not open your memories. Try again.") from exc
         raise
+    companion.embedder = companion.store.embedder = SerializedEmbedder(companion.embedder)
+    companion.embedder.load()
+    return companion
 
 
 def unload_chat_model(companion: Companion) -> None:

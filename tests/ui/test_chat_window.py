@@ -1,0 +1,127 @@
+"""The main window driven like a user would: send, watch the reply stream, stop it, switch sessions."""
+from __future__ import annotations
+
+import time
+
+from PySide6.QtCore import Qt
+
+from app.settings import Settings
+from memory.database import Database  # noqa: F401  (the profile is reopened through Companion below)
+from tests.ui.conftest import TODAY
+
+
+def _short_replies(home, tokens: int = 40) -> None:
+    Settings(max_reply_tokens=tokens).save(home)
+
+
+def test_window_appears_before_the_profile_and_model_are_ready(make_window, qtbot):
+    window = make_window(open_profile=False)
+    assert window.isVisible()
+    assert not window.composer.isEnabled()
+    with qtbot.waitSignal(window.opened, timeout=240_000):
+        window.open_profile()
+        assert window.status.state == "busy"  # the indicator says what is happening meanwhile
+    qtbot.waitUntil(lambda: bool(window.model_name), timeout=120_000)
+    assert window.status.state == "ready" and window.model_name.endswith(".gguf")
+
+
+def test_sent_message_streams_a_reply_in_batches(make_window, qtbot, companion_env):
+    _short_replies(companion_env)
+    window = make_window()
+    batches = []
+    window.controller.replyText.connect(batches.append)
+    with qtbot.waitSignal(window.controller.replyFinished, timeout=120_000):
+        qtbot.keyClicks(window.composer.input, "Hello! How are you today?")
+        qtbot.keyClick(window.composer.input, Qt.Key.Key_Return)
+        assert window.composer.replying and window.composer.button.text() == "Stop"
+    assert batches, "text arrived while the reply was being written"
+    reply = window.chat_view.bubbles[-1]
+    assert reply.role == "assistant" and reply.text.strip() == "".join(batches).strip()
+    assert window.chat_view.bubbles[-2].text == "Hello! How are you today?"
+    assert not window.composer.replying and window.composer.input.toPlainText() == ""
+    qtbot.waitUntil(lambda: window.sessions.list.count() == 1)
+    assert window.session_id == window.sessions.session_ids()[0]
+
+
+def test_stop_ends_the_reply_within_a_batch_and_keeps_what_was_said(make_window, qtbot, companion_env):
+    Settings(max_reply_tokens=512).save(companion_env)
+    window = make_window()
+    seen = []
+    window.controller.replyText.connect(seen.append)
+    window.send("Tell me a very long story about a dragon who learns to bake bread.")
+    qtbot.waitUntil(lambda: len("".join(seen)) > 40, timeout=120_000)
+    with qtbot.waitSignal(window.controller.replyFinished, timeout=5_000) as finished:
+        stopped_at = time.monotonic()
+        qtbot.mouseClick(window.composer.button, Qt.MouseButton.LeftButton)
+        count_at_stop = len(seen)
+    assert finished.args[1] is True
+    assert time.monotonic() - stopped_at < 2.0
+    assert len(seen) - count_at_stop <= 1  # at most the batch already on its way
+    messages = window.desk.c.transcript.messages(window.session_id)
+    assert messages[-1].role == "assistant" and messages[-1].content.strip() == "".join(seen).strip()
+    assert "(stopped)" in window.chat_view.bubbles[-1].text
+
+
+def test_shift_enter_makes_a_new_line_and_enter_sends(make_window, qtbot):
+    window = make_window(open_profile=False)
+    window.composer.setEnabled(True)
+    sent = []
+    window.composer.sendRequested.connect(sent.append)
+    qtbot.keyClicks(window.composer.input, "first line")
+    qtbot.keyClick(window.composer.input, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyClicks(window.composer.input, "second line")
+    assert sent == [] and window.composer.input.toPlainText() == "first line\nsecond line"
+    qtbot.keyClick(window.composer.input, Qt.Key.Key_Return)
+    assert sent == ["first line\nsecond line"]
+    qtbot.keyClick(window.composer.input, Qt.Key.Key_Return)
+    assert sent == ["first line\nsecond line"], "an empty box sends nothing"
+
+
+def test_view_follows_the_stream_unless_the_user_scrolled_up(styled, qtbot):
+    from ui.chat_view import ChatView
+    view = ChatView()
+    qtbot.addWidget(view)
+    view.resize(500, 300)
+    view.show()
+    for i in range(6):
+        view.add_user_message(f"message {i}")
+        view.begin_reply()
+        view.append_reply("A line of reply text that is long enough to wrap. " * 3)
+        view.end_reply([])
+    bar = view.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0 and bar.value() == bar.maximum())
+    view.begin_reply()
+    view.append_reply("more text\n\n" * 10)
+    qtbot.waitUntil(lambda: bar.value() == bar.maximum())
+    bar.setValue(0)  # the user scrolls up to read
+    view.append_reply("and more\n\n" * 10)
+    qtbot.wait(50)
+    assert bar.value() == 0 and not view.following
+    view.scroll_to_bottom()
+    assert view.following
+
+
+def test_reply_markdown_is_rendered_and_raw_html_is_not(styled):
+    from ui.chat_view import markdown_html
+    rendered = markdown_html("**bold** and `code` <b>not html</b>")
+    assert "font-weight" in rendered and "&lt;b&gt;" in rendered
+
+
+def test_sessions_new_rename_delete(make_window, qtbot, companion_env, monkeypatch):
+    _short_replies(companion_env, 16)
+    window = make_window()
+    for text in ("First conversation", "Second conversation"):
+        window.new_chat()
+        with qtbot.waitSignal(window.controller.replyFinished, timeout=120_000):
+            window.send(text)
+    qtbot.waitUntil(lambda: window.sessions.list.count() == 2)
+    first, second = window.sessions.session_ids()[1], window.sessions.session_ids()[0]
+    window.choose_session(first)
+    qtbot.waitUntil(lambda: [b.text for b in window.chat_view.bubbles][:1] == ["First conversation"])
+    monkeypatch.setattr("ui.ask.text", lambda *a, **k: "Renamed chat")
+    window.rename_session(first)
+    qtbot.waitUntil(lambda: "Renamed chat" in [window.sessions.list.item(r).text() for r in range(2)])
+    monkeypatch.setattr("ui.ask.confirm", lambda *a, **k: True)
+    window.delete_session(first)
+    qtbot.waitUntil(lambda: window.sessions.session_ids() == [second])
+    assert window.session_id is None and window.chat_view.bubbles == []

@@ -1,0 +1,136 @@
+"""Chat turns on the model worker: load the model, stream a reply in small batches, stop, then learn."""
+from __future__ import annotations
+
+import threading
+import time
+
+from PySide6.QtCore import QObject, Signal
+
+from app.chat import ChatService, PreparedTurn
+from app.companion import Companion
+from app.desktop import unload_chat_model
+from app.errors import USER_ERRORS
+from app.jobs import BACKGROUND, CHAT
+from memory.pipeline import ExtractionResult
+from ui.i18n import tr
+from ui.workers import QtWorker
+
+BATCH_SECONDS = 0.03  # streamed text reaches the UI at most ~33 times a second
+
+
+def error_text(exc: BaseException) -> str:
+    """The sentence to show for a failure: ours as is, anything else named plainly."""
+    return str(exc) if isinstance(exc, USER_ERRORS) else tr("Something went wrong: {error}", error=repr(exc))
+
+
+class ChatController(QObject):
+    """Owns the conversation's use of the model worker (a llama.cpp context serves one thread only).
+
+    Signals:
+        modelLoading(): the chat model started loading.
+        modelReady(str): the model is loaded; carries its file name.
+        modelFailed(str): the model could not be loaded; carries the sentence why.
+        replyStarted(str, list): a reply is about to stream; the session id and the memories it uses.
+        replyText(str): the next batch of streamed text.
+        replyFinished(str, bool): the reply is saved; the session id and whether it was stopped.
+        replyFailed(str): no reply; the sentence why.
+        learningStarted(): extraction on the user's message began (after the reply).
+        learned(object): extraction finished; carries the ExtractionResult.
+        learningFailed(str): extraction failed; the sentence why.
+    """
+
+    modelLoading = Signal()
+    modelReady = Signal(str)
+    modelFailed = Signal(str)
+    replyStarted = Signal(str, list)
+    replyText = Signal(str)
+    replyFinished = Signal(str, bool)
+    replyFailed = Signal(str)
+    learningStarted = Signal()
+    learned = Signal(object)
+    learningFailed = Signal(str)
+
+    def __init__(self, worker: QtWorker, parent: QObject | None = None):
+        super().__init__(parent)
+        self.worker = worker
+        self.companion: Companion | None = None
+        self.chat: ChatService | None = None
+        self._stop = threading.Event()
+        self.replying = False
+        self.learning = 0  # extraction jobs queued or running (counted on the main thread)
+        self.learningStarted.connect(self._on_learning_started)
+
+    def attach(self, companion: Companion) -> None:
+        """Start serving an open profile and load its chat model in the background."""
+        self.companion = companion
+        self.chat = ChatService(companion)
+        self.load_model()
+
+    def load_model(self) -> None:
+        """Load the chat model on the model worker (the window stays responsive)."""
+        self.modelLoading.emit()
+        self.worker.run(lambda: self.companion.chat_model().path.name, self.modelReady.emit,
+                        lambda exc: self.modelFailed.emit(error_text(exc)), priority=CHAT)
+
+    def reload_model(self) -> None:
+        """Load the model again (after its settings changed), once the current work is done."""
+        self.worker.run(lambda: unload_chat_model(self.companion), priority=CHAT)
+        self.load_model()
+
+    def send(self, session_id: str | None, text: str) -> None:
+        """Start a turn: the reply streams through replyText; learning follows at background priority."""
+        if self.replying or self.chat is None:
+            return
+        self.replying = True
+        self._stop.clear()
+        self.worker.run(lambda: self._turn(session_id, text), self._turn_done, self._turn_failed, priority=CHAT)
+
+    def stop(self) -> None:
+        """Stop the reply at the next piece; what was said so far is kept."""
+        self._stop.set()
+
+    def _turn(self, session_id: str | None, text: str) -> PreparedTurn:
+        """On the model worker: prepare, stream in batches, save."""
+        turn = self.chat.prepare(session_id, text)
+        self.replyStarted.emit(turn.session_id, list(turn.memories))
+        batch, sent_at = [], time.monotonic()
+        try:
+            for piece in self.chat.stream(turn, should_stop=self._stop.is_set):
+                batch.append(piece)
+                if time.monotonic() - sent_at >= BATCH_SECONDS:
+                    self.replyText.emit("".join(batch))
+                    batch, sent_at = [], time.monotonic()
+        finally:
+            if batch:
+                self.replyText.emit("".join(batch))
+            turn.stopped = turn.stopped or self._stop.is_set()
+            self.chat.finish(turn)  # a failed or stopped reply is saved as far as it got
+        self._queue_learning(turn)
+        return turn
+
+    def _queue_learning(self, turn: PreparedTurn) -> None:
+        """On the model worker: queue extraction behind any waiting chat request (or run it now when closing)."""
+        self.learningStarted.emit()
+        queued = self.worker.run(lambda: self.chat.learn(turn), self._learned, self._learn_failed, priority=BACKGROUND)
+        if queued.done() and isinstance(queued.exception(), RuntimeError):
+            # The window is closing and the worker takes no new jobs: learn before the thread ends.
+            self.chat.learn(turn)
+
+    def _turn_done(self, turn: PreparedTurn) -> None:
+        self.replying = False
+        self.replyFinished.emit(turn.session_id, turn.stopped)
+
+    def _turn_failed(self, exc: BaseException) -> None:
+        self.replying = False
+        self.replyFailed.emit(error_text(exc))
+
+    def _on_learning_started(self) -> None:
+        self.learning += 1
+
+    def _learned(self, result: ExtractionResult) -> None:
+        self.learning -= 1
+        self.learned.emit(result)
+
+    def _learn_failed(self, exc: BaseException) -> None:
+        self.learning -= 1
+        self.learningFailed.emit(error_text(exc))

@@ -1,0 +1,110 @@
+"""Where the user writes: Enter sends, Shift+Enter starts a new line; the Send button turns into Stop."""
+from __future__ import annotations
+
+from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import QHBoxLayout, QPlainTextEdit, QPushButton, QSizePolicy, QWidget
+
+from ui.i18n import tr
+from ui.style import icon
+
+MAX_LINES = 8
+
+
+class MessageInput(QPlainTextEdit):
+    """A text box that grows with its text; Enter submits, Shift+Enter inserts a line break.
+
+    Signals:
+        submitted(): Enter was pressed (without Shift).
+    """
+
+    submitted = Signal()
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("messageInput")
+        self.setTabChangesFocus(True)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.document().documentLayout().documentSizeChanged.connect(self._fit_height)
+        self._fit_height()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt override)
+        enter = event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+        if enter and not event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
+            # An input method composing text (pinyin) keeps Enter for itself and never reaches here.
+            self.submitted.emit()
+            return
+        if enter:
+            self.insertPlainText("\n")
+            return
+        super().keyPressEvent(event)
+
+    def _fit_height(self, *_args) -> None:
+        self.ensurePolished()  # the stylesheet's padding is part of the margins only once polished
+        line = self.fontMetrics().lineSpacing()
+        lines = max(1, min(MAX_LINES, round(self.document().size().height())))
+        margins = self.contentsMargins()
+        frame = round(self.document().documentMargin() * 2) + margins.top() + margins.bottom()
+        self.setFixedHeight(lines * line + frame + 2)
+
+
+class Composer(QWidget):
+    """The input box and the Send/Stop button.
+
+    Signals:
+        sendRequested(str): the user sent this text (already stripped, never empty).
+        stopRequested(): the user pressed Stop during a reply.
+    """
+
+    sendRequested = Signal(str)
+    stopRequested = Signal()
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("composer")
+        self.input = MessageInput(self)
+        self.button = QPushButton(self)
+        self.button.setObjectName("sendButton")
+        self.button.setIconSize(QSize(18, 18))
+        self.button.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.button.clicked.connect(self._clicked)
+        self.input.submitted.connect(self._submit)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(16, 10, 16, 14)
+        layout.setSpacing(8)
+        layout.addWidget(self.input, 1)
+        layout.addWidget(self.button, 0, Qt.AlignmentFlag.AlignBottom)
+        self.replying = False
+        self.companion_name = "Companion"
+        self.retranslate()
+
+    def set_replying(self, replying: bool) -> None:
+        """Switch the button between Send and Stop."""
+        self.replying = replying
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """Set the texts in the current language."""
+        self.input.setPlaceholderText(tr("Message {name}…", name=self.companion_name))
+        self.input.setToolTip(tr("Enter sends; Shift+Enter starts a new line"))
+        self.button.setText(tr("Stop") if self.replying else tr("Send"))
+        self.button.setIcon(icon("stop" if self.replying else "send"))
+        self.button.setProperty("stop", self.replying)
+        self.button.style().unpolish(self.button)
+        self.button.style().polish(self.button)
+        self.button.setToolTip(tr("Stop the reply (Esc)") if self.replying else tr("Send (Enter)"))
+
+    def _clicked(self) -> None:
+        if self.replying:
+            self.stopRequested.emit()
+        else:
+            self._submit()
+
+    def _submit(self) -> None:
+        if self.replying:
+            return  # Enter during a reply does nothing; the text stays for the next turn
+        text = self.input.toPlainText().strip()
+        if not text:
+            return
+        self.input.clear()
+        self.sendRequested.emit(text)

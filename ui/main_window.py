@@ -1,0 +1,364 @@
+"""The main window: sessions on the left, the conversation in the middle, the memory panel docked on the right."""
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QSplitter, QToolBar, QVBoxLayout, QWidget
+
+from app.clock import Clock
+from app.companion import Companion
+from app.desktop import KeyNeeded, MemoryDesk, apply_settings, open_companion
+from app.settings import Settings
+from memory.pipeline import ExtractionResult
+from memory.records import Memory
+from ui import ask
+from ui.chat_controller import ChatController, error_text
+from ui.chat_view import ChatView
+from ui.composer import Composer
+from ui.i18n import set_language, tr
+from ui.memory_panel import MemoryPanel
+from ui.passphrase import PassphraseDialog
+from ui.sessions import SessionPane
+from ui.settings_dialog import SettingsDialog
+from ui.status import StatusIndicator
+from ui.style import icon
+from ui.workers import QtWorker
+
+NOTE_MS = 6000  # how long a "remembered …" note stays in the status bar
+
+
+class MainWindow(QMainWindow):
+    """Shown at once; the profile opens and the model loads on worker threads while it is up.
+
+    Signals:
+        opened(): the profile is open and the window is usable.
+        openFailed(str): the profile could not be opened; the sentence why.
+        shutDown(): the workers have stopped and the profile is closed.
+    """
+
+    opened = Signal()
+    openFailed = Signal(str)
+    shutDown = Signal()
+
+    def __init__(self, home: Path, clock: Clock, model_override: str | None = None):
+        super().__init__()
+        self.home, self.clock, self.model_override = home, clock, model_override
+        self.companion: Companion | None = None
+        self.desk: MemoryDesk | None = None
+        self.session_id: str | None = None
+        self.model_name = ""
+        self._reply_memories: list[Memory] = []
+        self._closing = self._closed = False
+        self._key_reason = ""  # why the first passphrase was asked for (kept when asking again)
+        self._opened_companion: Companion | None = None  # set on the worker, so shutdown closes it whatever happens
+        self._shutdown_lock = threading.Lock()
+        self.model_worker = QtWorker("companion-model", self)
+        self.db_worker = QtWorker("companion-db", self)
+        self.controller = ChatController(self.model_worker, self)
+        self._build()
+        self._connect()
+        self.retranslate()
+        self.resize(1180, 760)
+
+    # -- building ------------------------------------------------------------------------------
+    def _build(self) -> None:
+        self.setObjectName("mainWindow")
+        self.sessions = SessionPane(self)
+        self.chat_view = ChatView(self)
+        self.composer = Composer(self)
+        self.composer.setEnabled(False)
+        middle = QWidget(self)
+        column = QVBoxLayout(middle)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        column.addWidget(self.chat_view, 1)
+        column.addWidget(self.composer)
+        split = QSplitter(self)
+        split.addWidget(self.sessions)
+        split.addWidget(middle)
+        split.setStretchFactor(1, 1)
+        split.setSizes([230, 900])
+        split.setChildrenCollapsible(False)
+        self.setCentralWidget(split)
+        self.panel = MemoryPanel(self)
+        self.dock = QDockWidget(self)
+        self.dock.setObjectName("memoryDock")
+        self.dock.setWidget(self.panel)
+        self.dock.setAllowedAreas(Qt.DockWidgetArea.LeftDockWidgetArea | Qt.DockWidgetArea.RightDockWidgetArea)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
+        self.dock.hide()
+        self.status = StatusIndicator(self)
+        self.statusBar().addWidget(self.status, 1)
+        self._build_toolbar()
+
+    def _build_toolbar(self) -> None:
+        bar = QToolBar(self)
+        bar.setObjectName("mainToolbar")
+        bar.setMovable(False)
+        bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.new_action = QAction(icon("new"), "", self, shortcut=QKeySequence("Ctrl+N"))
+        self.memory_action = QAction(icon("memory"), "", self, checkable=True, shortcut=QKeySequence("Ctrl+M"))
+        self.memory_action.toggled.connect(self.dock.setVisible)
+        self.dock.visibilityChanged.connect(lambda _shown: self.memory_action.setChecked(not self.dock.isHidden()))
+        self.settings_action = QAction(icon("settings"), "", self, shortcut=QKeySequence("Ctrl+,"))
+        self.settings_action.setEnabled(False)
+        for action in (self.new_action, self.memory_action, self.settings_action):
+            bar.addAction(action)
+        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, bar)
+        QShortcut(QKeySequence("Esc"), self, activated=self.controller.stop)
+
+    def _connect(self) -> None:
+        self.new_action.triggered.connect(self.new_chat)
+        self.settings_action.triggered.connect(self.open_settings)
+        self.composer.sendRequested.connect(self.send)
+        self.composer.stopRequested.connect(self.controller.stop)
+        self.sessions.newRequested.connect(self.new_chat)
+        self.sessions.sessionChosen.connect(self.choose_session)
+        self.sessions.renameRequested.connect(self.rename_session)
+        self.sessions.deleteRequested.connect(self.delete_session)
+        self.chat_view.memoryClicked.connect(self.show_memory)
+        self.panel.errorShown.connect(lambda message: self._show_state("error", message))
+        c = self.controller
+        c.modelLoading.connect(lambda: self._show_state("busy", tr("Loading the chat model…")))
+        c.modelReady.connect(self._model_ready)
+        c.modelFailed.connect(self._model_failed)
+        c.replyStarted.connect(self._reply_started)
+        c.replyText.connect(self.chat_view.append_reply)
+        c.replyFinished.connect(self._reply_finished)
+        c.replyFailed.connect(self._reply_failed)
+        c.learningStarted.connect(self._update_state)
+        c.learned.connect(self._learned)
+        c.learningFailed.connect(lambda message: self._show_state("error", tr("Could not learn from that message: "
+                                                                              "{error}", error=message)))
+        for worker in (self.model_worker, self.db_worker):
+            worker.failed.connect(lambda exc: self._show_state("error", error_text(exc)))
+
+    def retranslate(self) -> None:
+        """Set every text in the current language."""
+        name = self.companion.settings.companion_name if self.companion else "Companion"
+        self.setWindowTitle(name if name == "Companion" else f"{name} — Companion")
+        self.new_action.setText(tr("New chat"))
+        self.memory_action.setText(tr("Memory"))
+        self.memory_action.setToolTip(tr("What {name} remembers about you (Ctrl+M)", name=name))
+        self.settings_action.setText(tr("Settings"))
+        self.dock.setWindowTitle(tr("What {name} remembers", name=name))
+        self.chat_view.companion_name = self.composer.companion_name = name
+        for part in (self.chat_view, self.composer, self.sessions, self.panel):
+            part.retranslate()
+        self._update_state()
+
+    # -- opening the profile -------------------------------------------------------------------
+    def open_profile(self, passphrase: str | None = None) -> None:
+        """Open the encrypted profile on the database worker (asks for a passphrase if there is no keyring)."""
+        self._show_state("busy", tr("Opening your memories…"))
+
+        def job() -> Companion:
+            companion = open_companion(self.home, self.clock, self.model_override, passphrase)
+            self._opened_companion = companion
+            return companion
+        self.db_worker.run(job, self._profile_opened, lambda exc: self._profile_failed(exc, passphrase))
+
+    def _profile_opened(self, companion: Companion) -> None:
+        self.companion = companion
+        self.desk = MemoryDesk(companion)
+        set_language(companion.settings.language)
+        self.composer.setEnabled(True)
+        self.settings_action.setEnabled(True)
+        self.panel.attach(self.desk, self.db_worker)
+        self.controller.attach(companion)
+        self.refresh_sessions()
+        self.retranslate()
+        self.composer.input.setFocus()
+        self.opened.emit()
+
+    def _profile_failed(self, exc: BaseException, passphrase: str | None) -> None:
+        if isinstance(exc, KeyNeeded):
+            self._show_state("error", tr("Waiting for your passphrase…"))
+            QTimer.singleShot(0, lambda: self.ask_passphrase(str(exc), retry=bool(passphrase)))
+            return
+        self._show_state("error", error_text(exc))
+        self.chat_view.reply_failed(error_text(exc))
+        self.openFailed.emit(error_text(exc))
+
+    def ask_passphrase(self, reason: str, retry: bool = False) -> None:
+        """Explain that no keyring keeps the key and ask for the passphrase to use instead."""
+        if not retry:
+            self._key_reason = reason
+        new = not (self.home / "companion.db").exists()
+        dialog = PassphraseDialog(tr(self._key_reason or reason), new_database=new, parent=self)
+        if retry:
+            dialog.show_error(tr(reason))
+        if dialog.exec():
+            self.open_profile(dialog.value())
+            return
+        message = tr("Companion cannot open your memories without a key. Restart it to try again, or set "
+                     "COMPANION_DB_KEY.")
+        self._show_state("error", message)
+        self.openFailed.emit(message)
+
+    # -- sessions ------------------------------------------------------------------------------
+    def refresh_sessions(self) -> None:
+        """Read the session list again."""
+        if self.desk is not None:
+            self.db_worker.run(self.desk.sessions, lambda s: self.sessions.show_sessions(s, self.session_id))
+
+    def new_chat(self) -> None:
+        """An empty conversation; it becomes a session with its first message."""
+        if self.controller.replying:
+            return
+        self.session_id = None
+        self.sessions.select(None)
+        self.chat_view.clear()
+        self.composer.input.setFocus()
+
+    def choose_session(self, session_id: str) -> None:
+        """Show a past conversation."""
+        if self.desk is None or self.controller.replying:
+            self.sessions.select(self.session_id)
+            return
+        self.session_id = session_id
+        self.db_worker.run(lambda: self.desk.conversation(session_id),
+                           lambda found: self.session_id == session_id and self.chat_view.show_conversation(*found))
+
+    def rename_session(self, session_id: str) -> None:
+        """Ask for a new title."""
+        current = next((self.sessions.list.item(r).text() for r in range(self.sessions.list.count())
+                        if self.sessions.session_ids()[r] == session_id), "")
+        title = ask.text(self, tr("Rename conversation"), tr("Title"), current)
+        if title and self.desk is not None:
+            self.db_worker.run(lambda: self.desk.rename_session(session_id, title), lambda _: self.refresh_sessions())
+
+    def delete_session(self, session_id: str) -> None:
+        """Delete a conversation and its messages, after asking."""
+        if self.desk is None or (self.controller.replying and session_id == self.session_id):
+            return
+        if not ask.confirm(self, tr("Delete conversation"),
+                           tr("Delete this conversation and every message in it? Memories learned from it stay "
+                              "until you forget them. This cannot be undone."), tr("Delete")):
+            return
+        if session_id == self.session_id:
+            self.new_chat()
+        self.db_worker.run(lambda: self.desk.delete_session(session_id), lambda _: self.refresh_sessions())
+
+    # -- chatting ------------------------------------------------------------------------------
+    def send(self, text: str) -> None:
+        """Show the message and start the reply."""
+        if self.controller.replying or self.companion is None:
+            return
+        self.chat_view.add_user_message(text)
+        self.chat_view.begin_reply()
+        self.composer.set_replying(True)
+        self.sessions.list.setEnabled(False)
+        self.controller.send(self.session_id, text)
+        self._update_state()
+
+    def _reply_started(self, session_id: str, memories: list[Memory]) -> None:
+        self.session_id = session_id
+        self._reply_memories = memories
+        self._update_state()
+
+    def _reply_finished(self, session_id: str, stopped: bool) -> None:
+        self.chat_view.end_reply(self._reply_memories, stopped)
+        self._reply_memories = []
+        self._reply_done()
+        self.panel.refresh()  # the memories used were reinforced
+
+    def _reply_failed(self, message: str) -> None:
+        self.chat_view.reply_failed(message)
+        self._reply_done()
+        self._show_state("error", message)
+
+    def _reply_done(self) -> None:
+        self.composer.set_replying(False)
+        self.sessions.list.setEnabled(True)
+        self.refresh_sessions()
+        self._update_state()
+
+    def _learned(self, result: ExtractionResult) -> None:
+        self.panel.refresh()
+        self._update_state()
+        if result.written and not self.controller.replying:
+            learned = "; ".join(w.memory.content for w in result.written)
+            self._show_state("ready", tr("Remembered: {what}", what=learned))
+            QTimer.singleShot(NOTE_MS, self._update_state)
+
+    # -- memory panel and settings -------------------------------------------------------------
+    def show_memory(self, memory_id: str) -> None:
+        """Open the panel on one memory."""
+        self.dock.show()
+        self.dock.raise_()
+        self.panel.reveal(memory_id)
+
+    def open_settings(self) -> None:
+        """Edit the settings; a new model loads in the background, a new language applies at once."""
+        if self.companion is None:
+            return
+        c = self.companion
+        dialog = SettingsDialog(Settings(**vars(c.settings)), self.home, tr(c.key.describe()),
+                                self.model_name or "SmolLM2-135M-Instruct", self)
+        if not dialog.exec():
+            return
+        changed = dialog.settings()
+        set_language(changed.language)
+
+        def saved(reload: bool) -> None:
+            self.retranslate()
+            if reload:
+                self.controller.reload_model()
+        self.db_worker.run(lambda: apply_settings(c, changed), saved)
+
+    # -- status --------------------------------------------------------------------------------
+    def _model_ready(self, name: str) -> None:
+        self.model_name = name
+        self._update_state()
+
+    def _model_failed(self, message: str) -> None:
+        self.model_name = ""
+        self._show_state("error", message)
+
+    def _update_state(self) -> None:
+        if self.companion is None or self._closing:
+            return
+        if self.controller.replying:
+            self._show_state("busy", tr("{name} is replying…", name=self.companion.settings.companion_name))
+        elif self.controller.learning:
+            self._show_state("busy", tr("Remembering what matters from your message…"))
+        elif self.model_name:
+            self._show_state("ready", tr("Ready · {model} · everything stays on this computer", model=self.model_name))
+
+    def _show_state(self, state: str, text: str) -> None:
+        self.status.show_state(state, text)
+
+    # -- closing -------------------------------------------------------------------------------
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt override)
+        """Stop the reply, let the workers finish (the reply is saved, learning completes), then close."""
+        if self._closed:
+            event.accept()
+            return
+        event.ignore()
+        if self._closing:
+            return
+        self._closing = True
+        self.controller.stop()
+        self.centralWidget().setEnabled(False)
+        self.status.show_state("busy", tr("Finishing up before closing…"))
+        self.shutDown.connect(self.close)
+        threading.Thread(target=self.shutdown, name="companion-shutdown", daemon=True).start()
+
+    def shutdown(self) -> None:
+        """Blocking: stop the reply, drain both workers, close the profile. Safe to call more than once."""
+        with self._shutdown_lock:
+            if self._closed:
+                return
+            self._closing = True
+            self.controller.stop()
+            self.model_worker.shutdown()
+            self.db_worker.shutdown()
+            companion = self._opened_companion or self.companion
+            if companion is not None:
+                companion.close()
+            self._closed = True
+        self.shutDown.emit()

@@ -1,0 +1,139 @@
+"""Dialogs of the memory panel: edit one memory, and see its history (supersede chain and edits)."""
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import QDate, Qt
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDateEdit, QDialog, QDialogButtonBox, QFormLayout, QLabel,
+                               QPlainTextEdit, QSlider, QTextBrowser, QVBoxLayout, QWidget)
+
+from app.desktop import HistoryStep
+from memory.records import CATEGORIES, HistoryEntry, Memory
+from ui.i18n import tr
+
+_QUIET_FIELDS = {"updated_at", "last_used_at", "hit_count", "strength"}
+
+
+class MemoryEditDialog(QDialog):
+    """Edit a memory's words, category, date, importance, pin and on/off; `changes()` says what changed."""
+
+    def __init__(self, memory: Memory, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.memory = memory
+        self.setWindowTitle(tr("Edit memory"))
+        self.setMinimumWidth(460)
+        self.content = QPlainTextEdit(memory.content, self)
+        self.content.setObjectName("editContent")
+        self.content.setFixedHeight(90)
+        self.category = QComboBox(self)
+        for c in CATEGORIES:
+            self.category.addItem(tr(c), c)
+        self.category.setCurrentIndex(CATEGORIES.index(memory.category))
+        self.has_date = QCheckBox(tr("Happens on"), self)
+        self.date = QDateEdit(self)
+        self.date.setCalendarPopup(True)
+        self.date.setDisplayFormat("yyyy-MM-dd")
+        self.has_date.setChecked(bool(memory.event_date))
+        self.date.setDate(QDate.fromString(memory.event_date, "yyyy-MM-dd") if memory.event_date
+                          else QDate.currentDate())
+        self.date.setEnabled(bool(memory.event_date))
+        self.has_date.toggled.connect(self.date.setEnabled)
+        self.importance = QSlider(Qt.Orientation.Horizontal, self)
+        self.importance.setRange(0, 100)
+        self.importance.setValue(round(memory.importance * 100))
+        self.importance_label = QLabel(self)
+        self.importance.valueChanged.connect(lambda v: self.importance_label.setText(f"{v}%"))
+        self.importance_label.setText(f"{self.importance.value()}%")
+        self.pinned = QCheckBox(tr("Pinned: always keep it in mind"), self)
+        self.pinned.setChecked(memory.pinned)
+        self.disabled = QCheckBox(tr("Off: keep it, but never use it in chat"), self)
+        self.disabled.setChecked(memory.disabled)
+        self._layout()
+
+    def _layout(self) -> None:
+        form = QFormLayout()
+        form.addRow(tr("Memory"), self.content)
+        form.addRow(tr("Category"), self.category)
+        form.addRow(self.has_date, self.date)
+        row = QWidget(self)
+        row_layout = QVBoxLayout(row)
+        row_layout.setContentsMargins(0, 0, 0, 0)
+        row_layout.addWidget(self.importance)
+        row_layout.addWidget(self.importance_label)
+        form.addRow(tr("Importance"), row)
+        form.addRow("", self.pinned)
+        form.addRow("", self.disabled)
+        source = QLabel(tr("Source") + f": {tr(self.memory.source)}" +
+                        (f" — “{html.escape(self.memory.quote)}”" if self.memory.quote else ""), self)
+        source.setObjectName("dialogNote")
+        source.setWordWrap(True)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel, self)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(source)
+        layout.addWidget(buttons)
+
+    def changes(self) -> dict:
+        """The fields the user changed (empty if nothing)."""
+        m = self.memory
+        wanted = {
+            "content": " ".join(self.content.toPlainText().split()),
+            "category": self.category.currentData(),
+            "event_date": self.date.date().toString("yyyy-MM-dd") if self.has_date.isChecked() else None,
+            "importance": self.importance.value() / 100,
+            "pinned": self.pinned.isChecked(),
+            "disabled": self.disabled.isChecked(),
+        }
+        changes = {k: v for k, v in wanted.items() if v != getattr(m, k)}
+        if "importance" in changes and round(m.importance * 100) == self.importance.value():
+            del changes["importance"]  # the slider's rounding is not a change
+        return changes
+
+
+def history_html(steps: list[HistoryStep], focus_id: str) -> str:
+    """The supersede chain, oldest first, each memory with its recorded changes."""
+    parts = []
+    for i, step in enumerate(steps):
+        m = step.memory
+        mark = " style='background:#eef0fd'" if m.id == focus_id else ""
+        span = f"{m.valid_from or (m.created_at or '')[:10]} → {m.valid_to or tr('now')}"
+        parts.append(f"<div{mark}><p><b>{html.escape(m.content)}</b><br>"
+                     f"<span style='color:#6b7280'>{tr(m.status)} · {tr(m.category)} · {span}</span></p><ul>")
+        parts += [f"<li>{_entry_html(e)}</li>" for e in step.entries]
+        parts.append("</ul></div>")
+        if i < len(steps) - 1:
+            parts.append(f"<p style='color:#6b7280'>↓ {tr('replaced by')}</p>")
+    return "".join(parts)
+
+
+def _entry_html(e: HistoryEntry) -> str:
+    when = e.at[:16].replace("T", " ")
+    head = f"<span style='color:#6b7280'>{when}</span> <b>{tr(e.action)}</b> — {html.escape(e.reason or '')}"
+    if e.before is None or e.after is None:
+        return head
+    changed = [k for k in e.after if k not in _QUIET_FIELDS and e.before.get(k) != e.after.get(k)]
+    rows = [f"{html.escape(k)}: <s>{html.escape(str(e.before.get(k)))}</s> → {html.escape(str(e.after.get(k)))}"
+            for k in changed]
+    return head + ("<br>" + "<br>".join(rows) if rows else "")
+
+
+class HistoryDialog(QDialog):
+    """A memory's history: what it replaced, what replaced it, and every edit."""
+
+    def __init__(self, steps: list[HistoryStep], focus_id: str, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setWindowTitle(tr("History of a memory"))
+        self.resize(560, 420)
+        self.view = QTextBrowser(self)
+        self.view.setObjectName("historyView")
+        self.view.setHtml(history_html(steps, focus_id))
+        note = QLabel(tr("Oldest first. Forgetting a memory erases this history too."), self)
+        note.setObjectName("dialogNote")
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.view, 1)
+        layout.addWidget(note)
+        layout.addWidget(buttons)

@@ -1,0 +1,415 @@
+"""The memory panel: everything Companion remembers, searchable and filterable, to fix, pin, turn off or forget."""
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFrame, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
+                               QPushButton, QTableView, QToolButton, QVBoxLayout, QWidget)
+
+from app.desktop import MemoryDesk
+from app.errors import USER_ERRORS
+from memory.forget import ForgetReceipt
+from memory.records import CATEGORIES, Memory
+from ui import ask
+from ui.i18n import tr
+from ui.memory_dialogs import HistoryDialog, MemoryEditDialog
+from ui.memory_model import CONTENT, FIELDS, ID_ROLE, MemoryFilterProxy, MemoryTableModel
+from ui.style import icon
+from ui.workers import QtWorker
+
+SEARCH_DELAY_MS = 250
+STATUS_FILTERS = (("active", "Current"), ("superseded", "Replaced"), ("expired", "Expired"), ("all", "All"))
+_COLUMN_WIDTHS = {"content": 300, "quote": 180, "category": 90, "status": 80, "event_date": 90, "last_used_at": 90}
+
+
+class ReceiptBanner(QFrame):
+    """A closable note at the top of the panel: a forget receipt, an export warning, an import result."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("receipt")
+        self.label = QLabel(self)
+        self.label.setWordWrap(True)
+        self.label.setTextFormat(Qt.TextFormat.RichText)
+        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        close = QToolButton(self)
+        close.setText("✕")
+        close.setAutoRaise(True)
+        close.clicked.connect(self.hide)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(10, 8, 6, 8)
+        layout.addWidget(self.label, 1)
+        layout.addWidget(close, 0, Qt.AlignmentFlag.AlignTop)
+        self.hide()
+
+    def show_note(self, text_html: str, warning: bool = False) -> None:
+        """Show this note (green, or amber for a warning)."""
+        self.setProperty("warning", warning)
+        self.style().unpolish(self)
+        self.style().polish(self)
+        self.label.setText(text_html)
+        self.show()
+
+
+def receipt_html(receipt: ForgetReceipt) -> str:
+    """The forget receipt in words: how many, where it looked, whether the text is gone."""
+    n = len(receipt.forgotten)
+    lines = [f"<b>{tr('Forgot {n} memories.', n=n) if n != 1 else tr('Forgot 1 memory.')}</b>"]
+    places = ", ".join(html.escape(p) for p in receipt.checked)
+    if receipt.verified:
+        lines.append(tr("Checked {count} places ({places}): the text is in none of them.",
+                        count=len(receipt.checked), places=places))
+    else:
+        lines.append(tr("Not verified: the text is still in {places}.",
+                        places=", ".join(html.escape(p) for p in receipt.found_in)))
+    if receipt.mentioned_in_sessions:
+        lines.append(tr("Your own words are still in {n} conversation(s); delete them to remove those too.",
+                        n=len(receipt.mentioned_in_sessions)))
+    return "<br>".join(lines)
+
+
+class MemoryPanel(QWidget):
+    """The panel's widgets; its database work runs on the database worker through a MemoryDesk.
+
+    Signals:
+        memoriesChanged(): the panel changed memories (edit, forget, import).
+        errorShown(str): a problem was shown to the user (also for tests and the status bar).
+    """
+
+    memoriesChanged = Signal()
+    errorShown = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("memoryPanel")
+        self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
+        self.desk: MemoryDesk | None = None
+        self.worker: QtWorker | None = None
+        self.model = MemoryTableModel(self)
+        self.model.changeRequested.connect(self.apply_change)
+        self.proxy = MemoryFilterProxy(self)
+        self.proxy.setSourceModel(self.model)
+        self._refreshing = False
+        self._refresh_again = False
+        self._search_generation = 0
+        self._reveal_after_refresh: str | None = None
+        self._build()
+        self.retranslate()
+
+    # -- building ------------------------------------------------------------------------------
+    def _build(self) -> None:
+        self.search = QLineEdit(self)
+        self.search.setObjectName("memorySearch")
+        self.search.setClearButtonEnabled(True)
+        self.search.addAction(icon("search"), QLineEdit.ActionPosition.LeadingPosition)
+        self._search_timer = QTimer(self, singleShot=True, interval=SEARCH_DELAY_MS)
+        self._search_timer.timeout.connect(self.run_search)
+        self.search.textChanged.connect(lambda _t: self._search_timer.start())
+        self.category = QComboBox(self)
+        self.category.currentIndexChanged.connect(lambda _i: self.proxy.set_category(self.category.currentData()))
+        self.status = QComboBox(self)
+        self.status.currentIndexChanged.connect(lambda _i: self._status_changed())
+        self.table = self._build_table()
+        self.count = QLabel(self)
+        self.count.setObjectName("panelCount")
+        self.banner = ReceiptBanner(self)
+        self.buttons = {name: self._button(name, slot) for name, slot in (
+            ("edit", self.edit_selected), ("pin", self.toggle_pin), ("disable", self.toggle_disabled),
+            ("history", self.show_history), ("delete", self.forget_selected), ("export", self.export),
+            ("import", self.import_), ("forget_all", self.forget_everything))}
+        self.buttons["forget_all"].setObjectName("forgetAllButton")
+        filters = QHBoxLayout()
+        filters.addWidget(self.category)
+        filters.addWidget(self.status)
+        filters.addStretch(1)
+        filters.addWidget(self.count)
+        actions = QHBoxLayout()
+        for name in ("edit", "pin", "disable", "history", "delete"):
+            actions.addWidget(self.buttons[name])
+        actions.addStretch(1)
+        files = QHBoxLayout()
+        for name in ("export", "import"):
+            files.addWidget(self.buttons[name])
+        files.addStretch(1)
+        files.addWidget(self.buttons["forget_all"])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(12, 10, 12, 12)
+        layout.setSpacing(8)
+        for part in (self.search, filters, self.banner, self.table, actions, files):
+            (layout.addLayout if isinstance(part, QHBoxLayout) else layout.addWidget)(part)
+        layout.setStretchFactor(self.table, 1)
+        for signal in (self.proxy.rowsInserted, self.proxy.rowsRemoved, self.proxy.modelReset,
+                       self.proxy.layoutChanged):
+            signal.connect(self._update_count)
+        self._update_buttons()
+
+    def _build_table(self) -> QTableView:
+        table = QTableView(self)
+        table.setObjectName("memoryTable")
+        table.setModel(self.proxy)
+        table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        table.setEditTriggers(QAbstractItemView.EditTrigger.EditKeyPressed | QAbstractItemView.EditTrigger.SelectedClicked)
+        table.setSortingEnabled(True)
+        table.sortByColumn(-1, Qt.SortOrder.AscendingOrder)
+        table.setAlternatingRowColors(True)
+        table.setWordWrap(False)
+        table.setShowGrid(False)
+        table.verticalHeader().hide()
+        table.verticalHeader().setDefaultSectionSize(30)
+        header = table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setHighlightSections(False)
+        for name, width in _COLUMN_WIDTHS.items():
+            table.setColumnWidth(FIELDS.index(name), width)
+        for name in ("pinned", "disabled", "importance", "confidence", "source"):
+            header.setSectionResizeMode(FIELDS.index(name), QHeaderView.ResizeMode.ResizeToContents)
+        # Pressing a header during a search sorts by that column instead of by relevance.
+        header.sectionPressed.connect(lambda _s: setattr(self.proxy, "rank_by_score", False))
+        table.doubleClicked.connect(lambda _i: self.edit_selected())
+        table.selectionModel().selectionChanged.connect(lambda *_: self._update_buttons())
+        return table
+
+    def _button(self, name: str, slot) -> QPushButton:
+        button = QPushButton(self)
+        button.setProperty("class", "panelButton")
+        button.setIcon(icon({"forget_all": "delete", "disable": "disable"}.get(name, name)))
+        button.clicked.connect(slot)
+        return button
+
+    def retranslate(self) -> None:
+        """Set the texts in the current language."""
+        self.search.setPlaceholderText(tr("Search memories (the same search the chat uses)"))
+        self.category.blockSignals(True)
+        chosen = self.category.currentData()
+        self.category.clear()
+        self.category.addItem(tr("All categories"), None)
+        for c in CATEGORIES:
+            self.category.addItem(tr(c), c)
+        self.category.setCurrentIndex(max(0, self.category.findData(chosen)))
+        self.category.blockSignals(False)
+        self.status.blockSignals(True)
+        status = self.status.currentData() or "active"
+        self.status.clear()
+        for value, label in STATUS_FILTERS:
+            self.status.addItem(tr(label), value)
+        self.status.setCurrentIndex(self.status.findData(status))
+        self.status.blockSignals(False)
+        for name, label in (("edit", "Edit…"), ("history", "History…"), ("delete", "Forget…"),
+                            ("export", "Export…"), ("import", "Import…"), ("forget_all", "Forget everything…")):
+            self.buttons[name].setText(tr(label))
+        self.model.retranslate()
+        self._update_buttons()
+        self._update_count()
+
+    # -- wiring to the database ----------------------------------------------------------------
+    def attach(self, desk: MemoryDesk, worker: QtWorker) -> None:
+        """Start working on an open profile."""
+        self.desk, self.worker = desk, worker
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Read every memory again (coalesced: at most one read in flight, one queued)."""
+        if self.desk is None:
+            return
+        if self._refreshing:
+            self._refresh_again = True
+            return
+        self._refreshing = True
+        self.worker.run(self.desk.all_memories, self._refreshed, self._refresh_failed)
+
+    def _refreshed(self, memories: list[Memory]) -> None:
+        self._refreshing = False
+        self.model.set_memories(memories)
+        self._update_buttons()
+        self._update_count()
+        if self._refresh_again:
+            self._refresh_again = False
+            self.refresh()
+        elif self.search.text().strip():
+            self.run_search()
+        if self._reveal_after_refresh:
+            memory_id, self._reveal_after_refresh = self._reveal_after_refresh, None
+            self.reveal(memory_id, refreshed=True)
+
+    def _refresh_failed(self, exc: BaseException) -> None:
+        self._refreshing = False
+        self._show_error(exc)
+
+    def run_search(self) -> None:
+        """Filter to the hits of the hybrid search for the box's text (nothing typed: no filter)."""
+        query = self.search.text().strip()
+        self._search_generation += 1
+        generation = self._search_generation
+        if not query:
+            self.proxy.set_scores(None)
+            self._update_count()
+            return
+        if self.desk is None:
+            return
+
+        def found(hits: list[tuple[str, float]]) -> None:
+            if generation == self._search_generation:  # a newer query has been typed meanwhile
+                self.proxy.set_scores(dict(hits))
+                self._update_count()
+        self.worker.run(lambda: self.desk.search(query), found, self._show_error)
+
+    # -- actions -------------------------------------------------------------------------------
+    def selected(self) -> list[Memory]:
+        """The selected memories, in view order."""
+        rows = sorted(self.table.selectionModel().selectedRows(CONTENT), key=lambda i: i.row())
+        return [self.model.memory_at(self.proxy.mapToSource(i).row()) for i in rows]
+
+    def apply_change(self, memory_id: str, changes: dict) -> None:
+        """Save a change to one memory, then show what the database holds."""
+        if self.desk is None:
+            return
+
+        def done(_m: Memory) -> None:
+            self.refresh()
+            self.memoriesChanged.emit()
+
+        def failed(exc: BaseException) -> None:
+            self._show_error(exc)
+            self.refresh()  # undo what the table showed
+        self.worker.run(lambda: self.desk.edit(memory_id, **changes), done, failed)
+
+    def edit_selected(self) -> None:
+        """Edit the (first) selected memory in a dialog."""
+        chosen = self.selected()
+        if not chosen:
+            return
+        dialog = MemoryEditDialog(chosen[0], self)
+        if dialog.exec() and dialog.changes():
+            self.apply_change(chosen[0].id, dialog.changes())
+
+    def toggle_pin(self) -> None:
+        """Pin the selected memories (or unpin them if all are pinned)."""
+        self._toggle("pinned")
+
+    def toggle_disabled(self) -> None:
+        """Turn the selected memories off (or on again if all are off)."""
+        self._toggle("disabled")
+
+    def _toggle(self, field: str) -> None:
+        chosen = self.selected()
+        value = not all(getattr(m, field) for m in chosen)
+        for m in chosen:
+            self.apply_change(m.id, {field: value})
+
+    def show_history(self) -> None:
+        """Open the history of the (first) selected memory."""
+        chosen = self.selected()
+        if not chosen or self.desk is None:
+            return
+        memory_id = chosen[0].id
+        self.worker.run(lambda: self.desk.history(memory_id),
+                        lambda steps: HistoryDialog(steps, memory_id, self).exec(), self._show_error)
+
+    def forget_selected(self) -> None:
+        """Forget the selected memories everywhere, after asking."""
+        chosen = self.selected()
+        if not chosen or self.desk is None:
+            return
+        what = f"“{chosen[0].content}”" if len(chosen) == 1 else tr("{n} memories", n=len(chosen))
+        if not ask.confirm(self, tr("Forget"), tr("Forget {what}? It is removed from every place it is stored, "
+                                                  "with its history. This cannot be undone.", what=what),
+                           tr("Forget")):
+            return
+        ids = [m.id for m in chosen]
+        self.worker.run(lambda: self.desk.forget(ids), self._forgotten, self._show_error)
+
+    def forget_everything(self) -> None:
+        """Forget every memory, after asking plainly."""
+        if self.desk is None or not ask.confirm(
+                self, tr("Forget everything"),
+                tr("Forget everything Companion remembers about you? Every memory and its history is removed. "
+                   "Your conversations stay until you delete them. This cannot be undone."),
+                tr("Forget everything")):
+            return
+        self.worker.run(self.desk.forget_everything, self._forgotten, self._show_error)
+
+    def _forgotten(self, receipt: ForgetReceipt) -> None:
+        self.banner.show_note(receipt_html(receipt), warning=not receipt.verified)
+        self.refresh()
+        self.memoriesChanged.emit()
+
+    def export(self) -> None:
+        """Export every memory to a file the user chooses (JSON or Markdown), saying it is not encrypted."""
+        choice = ask.export_path(self)
+        if choice is None or self.desk is None:
+            return
+        path, fmt = choice
+
+        def exported(n: int) -> None:
+            self.banner.show_note(tr("Exported {n} memories to {path}. This file is not encrypted: keep it "
+                                     "somewhere safe.", n=n, path=html.escape(str(path))), warning=True)
+        self.worker.run(lambda: self.desk.export(path, fmt), exported, self._show_error)
+
+    def import_(self) -> None:
+        """Import a Companion export file."""
+        path = ask.import_path(self)
+        if path is None or self.desk is None:
+            return
+
+        def imported(result) -> None:
+            added, skipped = result
+            text = tr("Imported {n} memories.", n=len(added))
+            if skipped:
+                reasons = "".join(f"<li>{html.escape(c)} — {html.escape(r)}</li>" for c, r in skipped[:5])
+                text += " " + tr("Skipped {n}:", n=len(skipped)) + f"<ul>{reasons}</ul>"
+            self.banner.show_note(text, warning=bool(skipped))
+            self.refresh()
+            self.memoriesChanged.emit()
+        self.worker.run(lambda: self.desk.import_file(path), imported, self._show_error)
+
+    def reveal(self, memory_id: str, refreshed: bool = False) -> None:
+        """Select and show one memory, clearing filters that hide it."""
+        row = self.model.row_of(memory_id)
+        if row < 0:
+            if not refreshed:
+                self._reveal_after_refresh = memory_id
+                self.refresh()
+            else:
+                self.banner.show_note(tr("That memory has been forgotten."), warning=True)
+            return
+        m = self.model.memory_at(row)
+        if not self.proxy.filterAcceptsRow(row, QModelIndex()):
+            self.search.blockSignals(True)
+            self.search.clear()
+            self.search.blockSignals(False)
+            self.proxy.set_scores(None)
+            self.category.setCurrentIndex(0)
+            self.status.setCurrentIndex(self.status.findData(m.status if m.status in dict(STATUS_FILTERS) else "all"))
+        index = self.proxy.mapFromSource(self.model.index(row, CONTENT))
+        self.table.selectionModel().select(index, QItemSelectionModel.SelectionFlag.ClearAndSelect |
+                                           QItemSelectionModel.SelectionFlag.Rows)
+        self.table.setCurrentIndex(index)
+        self.table.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
+
+    # -- small helpers -------------------------------------------------------------------------
+    def _status_changed(self) -> None:
+        self.proxy.set_status(self.status.currentData() or "active")
+        self._update_count()
+
+    def _update_count(self, *_args) -> None:
+        shown, total = self.proxy.rowCount(), self.model.rowCount()
+        self.count.setText(tr("{shown} of {total}", shown=shown, total=total))
+
+    def _update_buttons(self) -> None:
+        chosen = self.selected()
+        for name in ("edit", "pin", "disable", "history", "delete"):
+            self.buttons[name].setEnabled(bool(chosen))
+        self.buttons["pin"].setText(tr("Unpin") if chosen and all(m.pinned for m in chosen) else tr("Pin"))
+        self.buttons["disable"].setText(tr("Turn on") if chosen and all(m.disabled for m in chosen) else tr("Turn off"))
+        self.buttons["forget_all"].setEnabled(self.model.rowCount() > 0)
+
+    def _show_error(self, exc: BaseException) -> None:
+        message = str(exc) if isinstance(exc, USER_ERRORS) else tr("Something went wrong: {error}", error=repr(exc))
+        self.banner.show_note(html.escape(message), warning=True)
+        self.errorShown.emit(message)
+
+    def selected_ids(self) -> list[str]:
+        """Ids of the selected memories (for tests and the window)."""
+        return [i.data(ID_ROLE) for i in self.table.selectionModel().selectedRows(CONTENT)]

@@ -1,0 +1,132 @@
+"""The Settings dialog: the model, the companion's name and persona (only here, never through chat), memory, language."""
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QGroupBox, QHBoxLayout,
+                               QLabel, QLineEdit, QPushButton, QSpinBox, QVBoxLayout, QWidget)
+
+from app.desktop import check_model_file
+from app.settings import Settings
+from assets import persona_names
+from ui import ask
+from ui.i18n import AUTO, LANGUAGES, tr
+
+
+class SettingsDialog(QDialog):
+    """Edits a copy of the settings; `settings()` returns the edited copy once accepted."""
+
+    def __init__(self, settings: Settings, home: Path, key_description: str, model_in_use: str,
+                 parent: QWidget | None = None):
+        super().__init__(parent)
+        self.original = settings
+        self.setWindowTitle(tr("Settings"))
+        self.setMinimumWidth(520)
+        self.name = QLineEdit(settings.companion_name, self)
+        self.persona = QComboBox(self)
+        for p in persona_names():
+            self.persona.addItem(p.replace("_", " ").capitalize(), p)
+        self.persona.setCurrentIndex(max(0, self.persona.findData(settings.persona)))
+        self.language = QComboBox(self)
+        self.language.addItem(tr("Automatic (system language)"), AUTO)
+        for code, label in LANGUAGES.items():
+            self.language.addItem(label, code)
+        self.language.setCurrentIndex(max(0, self.language.findData(settings.language)))
+        self.model_path = QLineEdit(settings.chat_model or "", self)
+        self.model_path.setObjectName("modelPath")
+        self.model_path.setPlaceholderText(tr("Bundled model: {name}", name=model_in_use))
+        self.model_path.textChanged.connect(self._check_model)
+        self.model_error = QLabel(self)
+        self.model_error.setObjectName("error")
+        self.model_error.setWordWrap(True)
+        self.n_ctx = _spin(512, 131072, settings.n_ctx, step=512, suffix=" " + tr("tokens"))
+        self.n_threads = _spin(0, 256, settings.n_threads or 0, special=tr("Automatic"))
+        self.memory_on = QCheckBox(tr("Remember things about me from our chats"), self)
+        self.memory_on.setChecked(settings.memory_enabled)
+        self.tidy_on = QCheckBox(tr("Tidy up memories once a day, at"), self)
+        self.tidy_on.setChecked(settings.consolidation_enabled)
+        self.tidy_hour = _spin(0, 23, settings.consolidation_hour, suffix=":00")
+        self.tidy_on.toggled.connect(self.tidy_hour.setEnabled)
+        self.tidy_hour.setEnabled(settings.consolidation_enabled)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel,
+                                        self)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        self._layout(home, key_description)
+        self._check_model()
+
+    def _layout(self, home: Path, key_description: str) -> None:
+        companion = QFormLayout()
+        companion.addRow(tr("Name"), self.name)
+        companion.addRow(tr("Persona"), self.persona)
+        companion.addRow(tr("Language"), self.language)
+        browse = QPushButton(tr("Choose…"), self)
+        browse.clicked.connect(self._browse)
+        bundled = QPushButton(tr("Use bundled"), self)
+        bundled.clicked.connect(lambda: self.model_path.setText(""))
+        picker = QHBoxLayout()
+        picker.addWidget(self.model_path, 1)
+        picker.addWidget(browse)
+        picker.addWidget(bundled)
+        model = QFormLayout()
+        model.addRow(tr("Model file (GGUF)"), picker)
+        model.addRow("", self.model_error)
+        model.addRow(tr("Context size"), self.n_ctx)
+        model.addRow(tr("Threads"), self.n_threads)
+        tidy = QHBoxLayout()
+        tidy.addWidget(self.tidy_on)
+        tidy.addWidget(self.tidy_hour)
+        tidy.addStretch(1)
+        memory = QFormLayout()
+        memory.addRow(self.memory_on)
+        memory.addRow(tidy)
+        where = QLabel(tr("Data folder") + f": {home}\n" + tr("Encryption") + f": {key_description}", self)
+        where.setObjectName("dialogNote")
+        where.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        for title, form in ((tr("Companion"), companion), (tr("Chat model"), model), (tr("Memory"), memory)):
+            box = QGroupBox(title, self)
+            box.setLayout(form)
+            layout.addWidget(box)
+        layout.addWidget(where)
+        layout.addWidget(self.buttons)
+
+    def _browse(self) -> None:
+        start = self.model_path.text().strip() or str(Path.home())
+        chosen = ask.model_path(self, str(Path(start).parent if Path(start).is_file() else start))
+        if chosen:
+            self.model_path.setText(chosen)
+
+    def _check_model(self) -> None:
+        path = self.model_path.text().strip()
+        problem = check_model_file(path) if path else ""
+        self.model_error.setText(problem)
+        self.model_error.setVisible(bool(problem))
+        self.buttons.button(QDialogButtonBox.StandardButton.Save).setEnabled(not problem)
+
+    def settings(self) -> Settings:
+        """The settings as edited."""
+        return replace(
+            self.original,
+            companion_name=" ".join(self.name.text().split())[:40] or "Companion",
+            persona=self.persona.currentData(),
+            language=self.language.currentData(),
+            chat_model=self.model_path.text().strip() or None,
+            n_ctx=self.n_ctx.value(),
+            n_threads=self.n_threads.value() or None,
+            memory_enabled=self.memory_on.isChecked(),
+            consolidation_enabled=self.tidy_on.isChecked(),
+            consolidation_hour=self.tidy_hour.value(),
+        )
+
+
+def _spin(low: int, high: int, value: int, step: int = 1, suffix: str = "", special: str = "") -> QSpinBox:
+    spin = QSpinBox()
+    spin.setRange(low, high)
+    spin.setSingleStep(step)
+    spin.setValue(value)
+    spin.setSuffix(suffix)
+    if special:
+        spin.setSpecialValueText(special)
+    return spin
