@@ -109,10 +109,12 @@ PRONOUNS_EN = [(r"\bmy\b", "their"), (r"\bMy\b", "Their"), (r"\bme\b", "them"),
 
 
 def third_person(text: str) -> str:
-    """Rewrite first-person pronouns inside a phrase to third person ("my" -> "their")."""
-    for pat, rep in PRONOUNS_EN:
-        text = re.sub(pat, rep, text)
-    return text
+    """Rewrite first-person pronouns inside a phrase to third person ("my" -> "their"); quoted words stay."""
+    parts = re.split(r"(['\"“‘][^'\"”’]*['\"”’])", text)
+    for i in range(0, len(parts), 2):
+        for pat, rep in PRONOUNS_EN:
+            parts[i] = re.sub(pat, rep, parts[i])
+    return "".join(parts)
 
 
 def drop_fillers(text: str) -> str:

@@ -54,6 +54,8 @@ JOBS = (
     r"optometrist|radiologist|ux designer|web developer|software engineer|sysadmin|streamer|security guard|guard|"
     r"cna|nurse's aide|home health aide|aide|receptionist|flight attendant|stewardess|machinist|welder|lab tech|"
     r"graphic designer|copywriter|bartender|bouncer|lifeguard|mail carrier|postman|custodian|cleaner|"
+    r"stay-at-home mom|stay-at-home dad|stay-at-home parent|stay at home mom|stay at home dad|homemaker|housewife|"
+    r"househusband|retiree|mechanic|courier|landscaper|roofer|nursery worker|warehouse worker|"
     r"youtuber|influencer|actor|actress|dancer|singer|producer|director|stylist|hairdresser|barber|"
     r"tattoo artist|housekeeper|teaching assistant|preschool teacher|delivery driver|courier"
 )
@@ -172,6 +174,21 @@ def _where(m: re.Match) -> str:
     return " " + third_person(where) if where else ""
 
 
+def _b_job_generic_you(m: re.Match, text: str) -> Candidate | None:
+    return _b_job(m, text)
+
+
+def _b_student(m: re.Match, text: str) -> Candidate | None:
+    level = (m.groupdict().get("level") or "").lower()
+    who = f"Is a {level} student" if level else "Is a student"
+    school = f" at {m['school']}" if m["school"] else ""
+    return candidate("profile", f"{who} studying {m['subj'].strip()}{school}", _q(m, text), "profile:job")
+
+
+def _b_status(m: re.Match, text: str) -> Candidate | None:
+    return candidate("profile", f"Is {m['job'].lower()}", _q(m, text), "profile:job")
+
+
 def _b_promoted(m: re.Match, text: str) -> Candidate | None:
     job = re.sub(r"^(?:a|an|the)\s+", "", m["job"].strip(), flags=I)
     return candidate("profile", f"Works as {job}{_where(m)} (promoted)", _q(m, text), "profile:job")
@@ -206,9 +223,10 @@ def _b_quit_job(m: re.Match, text: str) -> Candidate | None:
 
 
 def _b_city(m: re.Match, text: str) -> Candidate | None:
-    place = m["place"].strip()
-    if place.lower() in ("a", "the", "my", "here", "there", "town", "the city", "an") or not place[:1].isupper():
+    capitalised = re.match(r"[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)*(?:,\s*[A-Z]{2}\b)?", m["place"].strip())
+    if not capitalised:
         return None
+    place = capitalised.group(0).rstrip(".")
     moved = m.groupdict().get("moved")
     content = f"Lives in {place}" + (" (moved recently)" if moved else "")
     return candidate("profile", content, _q(m, text), "profile:city")
@@ -277,13 +295,23 @@ PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
                 r"(?:\s+(?:anymore|any more))?", I), _b_not_job),
     (re.compile(r"\b(?:I'm|I\s+am|im)\s+(?:now\s+|currently\s+|actually\s+|still\s+)?(?:a|an)\s+"
                 r"(?P<job>(?:[\w-]+\s+){0,2}?(?:" + JOBS + r"))\b"
-                r"(?P<where>\s+(?:at|for|in)\s+[^,.!?;\n]{2,40}?)?(?=\s*(?:[,.!?;)]|—|$)|\s+(?:and|but|so|lol|now)\b)", I),
+                r"(?P<where>\s+(?:at|for|in|to|with)\s+[^,.!?;\n]{2,40}?)?(?=\s*(?:[,.!?;)]|—|$)|\s+(?:and|but|so|lol|now)\b)", I),
      _b_job),
     (re.compile(r"\bbeing\s+(?:a|an)\s+(?P<job>(?:[\w-]+\s+){0,2}?(?:" + JOBS + r"))\s+(?:is|has\s+been|can\s+be|was)\b", I),
      _b_job),
     (re.compile(r"\b(?:got|started|landed|accepted|took|start)\s+(?:a|my|the)\s+(?:new\s+)?(?:job|position|role)\s+as\s+"
                 r"(?:a|an)\s+(?P<job>[^,.!?;\n]{2,40}?)(?P<where>\s+(?:at|for|in)\s+[^,.!?;\n]{2,40}?)?"
                 r"(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|last|this|today|yesterday)\b)", I), _b_job),
+    (re.compile(r"(?:^|[,.!?;]\s*|\bwhen\s+you're\s+|\bwhen\s+you\s+are\s+)(?:as|being)?\s*(?:a|an)\s+(?P<job>(?:[\w-]+\s+){0,2}?"
+                r"(?:" + JOBS + r"))(?=\s*,\s*I\b|\s*$|\s*[.!?])", I), _b_job_generic_you),
+    (re.compile(r"\b(?:a|an)\s+(?P<level>freshman|sophomore|junior|senior|first-year|second-year|third-year|final-year|grad|"
+                r"graduate|phd|master's|undergrad|college|university|nursing|med|law)\s*(?:student\s+)?(?:studying|majoring\s+in)\s+"
+                r"(?P<subj>[\w ]{2,30}?)(?:\s+at\s+(?P<school>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)*))?(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol)\b)", I),
+     _b_student),
+    (re.compile(r"\bI(?:'m|\s+am)?\s+(?:currently\s+)?(?:studying|majoring\s+in|study)\s+(?P<subj>[\w ]{2,30}?)\s+at\s+"
+                r"(?P<school>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)*)"), _b_student),
+    (re.compile(r"\bI(?:'m|\s+am)\s+(?:now\s+|finally\s+|officially\s+)?(?P<job>retired|unemployed|between\s+jobs|self-employed)\b", I),
+     _b_status),
     (re.compile(r"\bI\s+work\s+(?:from\s+home\s+|remotely\s+|part[- ]time\s+|full[- ]time\s+|freelance\s+)?as\s+(?:a|an)\s+"
                 r"(?P<job>[^,.!?;\n]{2,40}?)"
                 r"(?P<where>\s+(?:at|for|in)\s+[^,.!?;\n]{2,40}?)?(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so)\b)", I), _b_job),
@@ -330,7 +358,7 @@ PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
 # ---------------------------------------------------------------- feedback to the companion
 
 def _request_content(req: str) -> str:
-    req = third_person(drop_fillers(req.strip(" ?!.")))
+    req = third_person(drop_fillers(req.split(",")[0].strip(" ?!.")))
     req = re.sub(r"\byour\b", "its", re.sub(r"\byourself\b", "itself", req, flags=I), flags=I)
     req = re.sub(r"\s+(?:lol|lmao|haha\w*|pls|please|ok|okay)$", "", req, flags=I)
     neg = re.match(r"(?:don't|do\s+not|never)\s+(?P<rest>.+)", req, I)
@@ -343,9 +371,23 @@ def _request_content(req: str) -> str:
 
 def _b_request(m: re.Match, text: str) -> Candidate | None:
     req = m["req"]
-    if not STYLE_NOUN.search(req) or re.search(r"\bcall(?:ing)?\s+me\b", req, I):
+    quoted = re.search(r"\b(?:saying|using|writing|typing)\s+['\"“‘]", req, I)
+    if not (STYLE_NOUN.search(req) or quoted) or re.search(r"\bcall(?:ing)?\s+me\b", req, I):
         return None
-    return candidate("feedback", _request_content(req), _q(m, text), style_topic(req))
+    topic = f"feedback:phrase:{quoted_words.group(1).lower()}" if (quoted_words := re.search(
+        r"['\"“‘]([^'\"”’]{2,40})['\"”’]", req)) else style_topic(req)
+    return candidate("feedback", _request_content(req), _q(m, text), topic)
+
+
+def _b_rather_you(m: re.Match, text: str) -> Candidate | None:
+    req = third_person(drop_fillers(m["req"].split(",")[0].strip(" .!?")))
+    req = re.sub(r"^(?:didn't|did\s+not|don't|wouldn't|would\s+not)\s+", "not ", req, flags=I)
+    return candidate("feedback", f"Would rather the companion {req}", _q(m, text), style_topic(req))
+
+
+def _b_hate_when_you(m: re.Match, text: str) -> Candidate | None:
+    what = third_person(drop_fillers(m["what"].strip(" .!?")))
+    return candidate("feedback", f"Dislikes it when the companion {what}", _q(m, text), style_topic(what), polarity=-1)
 
 
 def _b_prefers_style(m: re.Match, text: str) -> Candidate | None:
@@ -374,6 +416,10 @@ FEEDBACK_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(r"(?:^|[.!?]\s*|,\s*|\b(?:also|and|oh|but|so|pls|please|ok|okay)\s+)(?:please\s+|pls\s+|just\s+)?"
                 r"(?P<req>(?:stop|quit|don't|do\s+not|never|avoid|tone\s+down|less|fewer|no\s+more|cut\s+(?:out|back\s+on|"
                 r"down\s+on)|keep|be\s+(?:more|less)|use\s+(?:less|fewer|more))\b[^?.!\n]*)", I), _b_request),
+    (re.compile(r"\bI(?:'d|\s+would)\s+(?:rather|prefer)\s+(?:it\s+if\s+)?you\s+(?P<req>(?:didn't|did\s+not|don't|not|wouldn't|"
+                r"stopped|used|kept|were|just|talked|spoke|asked)\b[^.!?\n]*)", I), _b_rather_you),
+    (re.compile(r"\bI\s+(?:really\s+)?(?:hate|dislike|don't\s+like|can't\s+stand)\s+(?:it\s+)?when\s+you\s+(?P<what>[^.!?,\n]{3,60})", I),
+     _b_hate_when_you),
     (re.compile(r"\bI\s+(?:prefer|like|want|need|'d\s+prefer|would\s+prefer|'d\s+like|would\s+like|'d\s+rather\s+have)\s+"
                 r"(?P<what>(?:shorter|short|longer|brief|briefer|fewer|less|more|no|simpler)\s+(?:answers|replies|"
                 r"responses|messages|texts|emojis|questions|jokes|advice)[^,.!?;\n]*)", I), _b_prefers_style),

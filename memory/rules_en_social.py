@@ -40,6 +40,10 @@ def _b_sane(m: re.Match, text: str) -> Candidate | None:
     return _pref(m, text, "Loves {obj} (keeps them sane)", 1)
 
 
+def _b_like_it(m: re.Match, text: str) -> Candidate | None:
+    return _pref(m, text, "Loves {obj}", 1)
+
+
 def _b_dislike(m: re.Match, text: str) -> Candidate | None:
     return _pref(m, text, "Dislikes {obj}", -1)
 
@@ -111,6 +115,11 @@ PREFERENCE_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(r"\bI(?:'ve|\s+have)?\s+(?:totally\s+|kind\s+of\s+|kinda\s+|completely\s+)?(?:gone\s+off|gotten\s+sick\s+of|"
                 r"fallen\s+out\s+of\s+love\s+with|lost\s+interest\s+in|grown\s+out\s+of|outgrown)\s+" + OBJ, I), _b_gone_off),
     (re.compile(r"\bI\s+(?:don't|do\s+not|never|can't|cannot)\s+(?P<verb>eat|drink)\s+" + OBJ, I), _b_dont_eat),
+    (re.compile(r"\bI(?:'ve|\s+have)?\s+never\s+(?:really\s+)?(?P<verb>liked|enjoyed|been\s+(?:a\s+fan\s+of|into|big\s+on))\s+" + OBJ, I),
+     _b_dislike),
+    (re.compile(r"(?:going\s+to|have|got|heading\s+to|off\s+to)\s+(?:my\s+|the\s+|a\s+)?(?P<obj>[\w-]+\s+(?:class|classes|lessons?|"
+                r"practice|club|session|group|league|rehearsal|training|meetup))\b[^.!?]{0,40}?,?\s*(?:and\s+)?I\s+(?:really\s+|"
+                r"absolutely\s+|just\s+|honestly\s+|genuinely\s+)*(?:love|enjoy|adore)\s+(?:it|them|that)\b", I), _b_like_it),
     (re.compile(r"\bI\s+" + ADV + r"(?P<verb>hate|dislike|despise|loathe|detest|can't\s+stand|cannot\s+stand|"
                 r"don't\s+(?:really\s+)?(?:like|enjoy|love)|do\s+not\s+like|can't\s+do|am\s+not\s+into)\s+" + OBJ, I),
      _b_dislike),

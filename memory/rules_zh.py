@@ -22,6 +22,9 @@ OBJ = (rf"(?P<obj>《[^》]{{1,20}}》|[{HAN}A-Za-z0-9·]{{1,12}}?)" + END
 TOPICAL = rf"(?:^|(?<=[，。！？,.!?\s]))(?P<obj>《[^》]{{1,20}}》|[^，。！？,.!?\s我]{{1,10}}?)我?(?:是|也|现在)?"
 BAD_NAME = re.compile(r"^(?:了|过|着|不|他|她|你|人|外卖|车|起床|吃饭|一声|过去|出来|去|来|妈|爸|什么|啥|叫|是|[吧啊呀哦哈嘛呢啦哟喔]$)")
 ZAI = r"(?<![现正还实存好])在"
+SURNAMES = ("王|李|张|刘|陈|杨|黄|赵|吴|周|徐|孙|马|朱|胡|郭|何|高|林|罗|郑|梁|谢|宋|唐|许|韩|冯|邓|曹|彭|曾|肖|田|董|袁|潘|于|"
+            "蒋|蔡|余|杜|叶|程|苏|魏|吕|丁|任|沈|姚|卢|姜|崔|钟|谭|陆|汪|范|金|石|廖|贾|夏|韦|付|方|白|邹|孟|熊|秦|邱|江|尹|"
+            "薛|闫|段|雷|侯|龙|史|陶|黎|贺|顾|毛|郝|龚|邵|万|钱|严|覃|武|戴|莫|孔|向|汤|欧阳|司马|上官|诸葛")
 BAD_PLACE = frozenset("家里 家 公司 宿舍 学校 附近 这里 那里 这边 那边 外面 一起 楼下 隔壁 一个人 单位 市区".split())
 ENDEARMENTS = frozenset("亲爱的 宝贝 宝宝 亲 小可爱 老板 美女 帅哥 亲亲 哥们 兄弟 姐妹 宝 老铁 小朋友 同学 大人 主人".split())
 JOB_SUFFIX = (r"老师|教师|医生|护士|工程师|程序员|设计师|律师|会计|厨师|司机|警察|记者|编辑|销售|客服|主播|作家|演员|歌手|"
@@ -36,7 +39,8 @@ RELS = (r"男朋友|女朋友|男友|女友|老公|老婆|丈夫|妻子|对象|�
 PETS = r"猫咪|小猫|猫猫|猫|狗狗|小狗|狗|兔子|仓鼠|鹦鹉|乌龟"
 KIN_FULL = {"姐": "姐姐", "妹": "妹妹", "哥": "哥哥", "弟": "弟弟", "妈": "妈妈", "爸": "爸爸"}
 NEWS = r"生了|怀孕|结婚|去世|走了|住院|生病|手术|离婚|确诊|退休|吵了|吵架|闹翻|冷战|出国|考上|毕业|分手|病了|过世"
-MOOD = (r"压力(?:好|很|特别|超|太|超级|有点|挺)?大|失眠|焦虑|抑郁|孤独|孤单|寂寞|emo|心情(?:很|特别|一直|有点)?(?:不好|差|低落)|"
+MOOD = (r"压力(?:好|很|特别|超|太|超级|有点|挺)?大|失眠|焦虑|抑郁|孤独|孤单|寂寞|emo|心情[^，。！？]{0,4}?(?:不好|不太好|很差|差|低落|糟)|"
+        r"提不起劲|提不起兴趣|打不起精神|没劲|"
         r"情绪低落|崩溃|心累|难过|伤心|堵得慌|想哭|没动力|迷茫|很丧|好丧|烦躁|睡不着|喘不过气")
 STYLE = [(r"感叹号", "exclamation"), (r"表情|emoji", "emoji"), (r"问号|反问|提问|问我", "questions"),
          (r"建议|鸡汤|说教|大道理|讲道理", "advice"), (r"简短|简洁|啰嗦|废话|长篇大论|字数|篇幅|太长|短一点|短点", "length"),
@@ -118,6 +122,13 @@ def _b_field_at(m: re.Match, text: str) -> Candidate | None:
     return candidate("profile", f"在{m['p']}做{m['j']}", _q(m, text), "profile:job")
 
 
+def _b_name_is(m: re.Match, text: str) -> Candidate | None:
+    name = m["n"]
+    if re.search(rf"(?:{JOB_SUFFIX}|人|的|生|族|控|迷|党|粉)$", name):
+        return None
+    return candidate("profile", f"名字叫{name}", _q(m, text), "profile:name")
+
+
 def _b_own_shop(m: re.Match, text: str) -> Candidate | None:
     return candidate("profile", f"自己开了家{m['x']}", _q(m, text), "profile:job")
 
@@ -149,6 +160,9 @@ PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
                 r"[，。！？,.!?\s]|$)"), _b_job),
     (re.compile(rf"(?:自己)?开了(?:一)?家(?P<x>[{HAN}]{{1,6}}?(?:店|馆|公司|工作室|餐厅|铺|诊所))"), _b_own_shop),
     (re.compile(r"(?:我)?(?:已经)?(?P<v>辞职|离职|裸辞|被裁|失业)了"), _b_left_job),
+    (re.compile(rf"(?:调到|调去|调回|去了|来到|跳槽到|搬到)(?P<p>[{HAN}]{{2,6}}?)(?:工作|上班)"), _b_work_city),
+    (re.compile(rf"(?:^|(?<=[，。！？,.!?\s])|(?<=你好)|(?<=你好呀)|(?<=嗨))我是(?P<n>(?:{SURNAMES})[{HAN}]{{1,2}}|(?:小|阿)[{HAN}]{{1,2}})"
+                rf"(?=[，。！？,.!?~\s]|$|啦|呀|哦|哈)"), _b_name_is),
     (re.compile(rf"老家(?:是|在)(?P<p>[{HAN}]{{2,6}}?)(?:的|人)?" + END + ")"), _b_hometown),
     (re.compile(ZAI + rf"(?P<p>(?:(?!在)[{HAN}]){{2,6}}?)当(?P<j>[{HAN}]{{1,6}}?)" + END + r"|了|的|呢|啊|已经|快|好)"),
      _b_job_at),
@@ -212,6 +226,8 @@ def _b_never_again(m: re.Match, text: str) -> Candidate | None:
 
 def _b_quit(m: re.Match, text: str) -> Candidate | None:
     verb = "戒了" if m["v"] == "戒" else m["v"]
+    if verb.endswith("了") and verb != "戒了" and m.start("v") > m.start("obj"):
+        return _pref(m, text, f"已经{verb}{m['obj']}", -1)
     return _pref(m, text, f"{verb}{m['obj']}", -1)
 
 
@@ -221,11 +237,11 @@ PREFERENCE_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(TOPICAL + r"(?:真的|实在|已经|早就|再也|完全|根本|一点都|一点也)*(?P<v>看|吃|喝|听|玩|碰|接受)不了"), _b_cannot),
     (re.compile(TOPICAL + r"(?:真的|实在|已经|早就|都)*(?P<v>看|吃|听|玩|刷|追|喝)?腻了"), _b_tired),
     (re.compile(r"(?P<v>看|吃|听|玩|刷|追|喝)腻了" + OBJ), _b_tired),
-    (re.compile(TOPICAL + rf"(?:已经|早就|现在|都)*不(?:再)?(?P<v>{ZH_VERBS})了"), _b_stopped),
+    (re.compile(TOPICAL + rf"(?:已经|早就|现在|都)*不(?:再|想|想再)?(?P<v>{ZH_VERBS})了"), _b_stopped),
     (re.compile(rf"(?:已经|早就|现在)*不再?(?P<v>{ZH_VERBS})" + OBJ.replace("|了|", "|") + "了"), _b_stopped),
     (re.compile(r"(?P<v>戒了|戒掉了|放弃了|不再喜欢)" + OBJ), _b_quit),
     (re.compile(r"(?:已经|早就)?(?P<v>戒)(?:掉)?" + OBJ.replace("(?P<obj>", "(?P<obj>(?!了)") + "了"), _b_quit),
-    (re.compile(TOPICAL + r"(?:已经|早就)?(?P<v>戒了)"), _b_quit),
+    (re.compile(TOPICAL + r"(?:已经|早就)?(?P<v>戒了|卸载了|删了|退坑了|弃坑了|取关了)"), _b_quit),
     (re.compile(TOPICAL + rf"(?:死也|再也|绝对|永远|打死也)?不(?:会|想|敢)再?(?P<v>{ZH_VERBS}|坐|碰)了"), _b_never_again),
     (re.compile(r"(?P<v>" + INTENS + r"(?:讨厌|不喜欢|不太喜欢|不爱吃|受不了|接受不了|害怕|最怕|反感))" + OBJ), _b_dislike),
     (re.compile(r"(?P<v>(?:超|超级|特别|非常|很|好|最|真的|巨)(?:迷|爱)(?![好情心人意])|" + INTENS
