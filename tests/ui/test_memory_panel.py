@@ -1,0 +1,173 @@
+"""The memory panel on a real profile: learned after a reply, edited, forgotten with a receipt, gone from search."""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from app.settings import Settings
+from memory.records import Memory
+from memory.store import new_id
+from ui.memory_model import FIELDS
+
+NAME_MESSAGE = "Remember that my name is Zoltan."
+
+
+def _learn(window, qtbot, text: str):
+    """Send a message and wait for the reply and for extraction after it."""
+    with qtbot.waitSignal(window.controller.learned, timeout=180_000) as learned:
+        window.send(text)
+    return learned.args[0]
+
+
+def _row_texts(panel) -> list[str]:
+    proxy = panel.proxy
+    return [proxy.index(r, FIELDS.index("content")).data() for r in range(proxy.rowCount())]
+
+
+def _select(panel, memory_id: str) -> None:
+    panel.reveal(memory_id)
+    assert panel.selected_ids() == [memory_id]
+
+
+def test_remembered_fact_appears_in_the_open_panel_after_the_reply(make_window, qtbot, companion_env):
+    Settings(max_reply_tokens=24).save(companion_env)
+    window = make_window()
+    window.memory_action.trigger()
+    assert window.dock.isVisible()
+    assert window.panel.model.rowCount() == 0
+    result = _learn(window, qtbot, NAME_MESSAGE)
+    assert any("Zoltan" in w.memory.content for w in result.written)
+    qtbot.waitUntil(lambda: any("Zoltan" in t for t in _row_texts(window.panel)), timeout=10_000)
+    assert "Zoltan" in window.status.text.text()  # "Remembered: …" in the status bar
+
+
+def test_edit_then_forget_then_gone_from_search(make_window, qtbot, companion_env, monkeypatch):
+    Settings(max_reply_tokens=24).save(companion_env)
+    window = make_window()
+    panel = window.panel
+    window.memory_action.trigger()
+    _learn(window, qtbot, NAME_MESSAGE)
+    qtbot.waitUntil(lambda: panel.model.rowCount() > 0, timeout=10_000)
+    memory = next(m for m in panel.model.memories() if "Zoltan" in m.content)
+
+    # Edit in the dialog: new words and pinned.
+    def fill(dialog):
+        dialog.content.setPlainText("Prefers to be called Zoltan the Great")
+        dialog.pinned.setChecked(True)
+        return True
+    monkeypatch.setattr("ui.memory_panel.MemoryEditDialog.exec", fill)
+    _select(panel, memory.id)
+    with qtbot.waitSignal(panel.memoriesChanged, timeout=10_000):
+        panel.buttons["edit"].click()
+    qtbot.waitUntil(lambda: panel.model.memory_at(panel.model.row_of(memory.id)).pinned, timeout=10_000)
+    edited = panel.model.memory_at(panel.model.row_of(memory.id))
+    assert edited.content == "Prefers to be called Zoltan the Great"
+    assert [e.action for e in window.desk.c.store.history(memory.id)][-1] == "update"
+
+    # Search finds it, with the same hybrid search the chat uses.
+    qtbot.keyClicks(panel.search, "Zoltan")
+    qtbot.waitUntil(lambda: _row_texts(panel) == ["Prefers to be called Zoltan the Great"], timeout=10_000)
+
+    # Forget it (confirmed); the receipt says where it looked.
+    monkeypatch.setattr("ui.ask.confirm", lambda *a, **k: True)
+    _select(panel, memory.id)
+    with qtbot.waitSignal(panel.memoriesChanged, timeout=10_000):
+        panel.buttons["delete"].click()
+    qtbot.waitUntil(lambda: panel.model.row_of(memory.id) == -1, timeout=10_000)
+    assert panel.banner.isVisible()
+    receipt = panel.banner.label.text()
+    assert "Forgot 1 memory" in receipt and "memory_history" in receipt and "none of them" in receipt
+    assert "conversation" in receipt  # the user's own words are still in the session, and it says so
+
+    panel.run_search()
+    qtbot.waitUntil(lambda: panel.proxy.scores is not None and not panel.worker.busy, timeout=10_000)
+    assert _row_texts(panel) == []
+    assert all(mid != memory.id for mid, _ in window.desk.search("Zoltan"))
+
+
+def test_remembered_line_under_a_reply_opens_the_memory_in_the_panel(make_window, qtbot, companion_env):
+    Settings(max_reply_tokens=24).save(companion_env)
+    window = make_window()
+    _learn(window, qtbot, NAME_MESSAGE)
+    with qtbot.waitSignal(window.controller.replyFinished, timeout=120_000):
+        window.send("What is my name?")
+    line = window.chat_view.remembered[-1]
+    used = line.memories[0]
+    assert "Zoltan" in used.content
+    assert not line.details.isVisible()
+    qtbot.waitUntil(lambda: line.toggle.isVisible() and line.toggle.width() > 10)
+    qtbot.mouseClick(line.toggle, Qt.MouseButton.LeftButton)
+    assert line.details.isVisible() and "Zoltan" in line.details.text()
+    line.details.linkActivated.emit(f"memory:{used.id}")
+    assert window.dock.isVisible()
+    qtbot.waitUntil(lambda: window.panel.selected_ids() == [used.id], timeout=5_000)
+
+
+def _add(store, content, category="preference", **kw) -> Memory:
+    with store.db.transaction():
+        return store.add(Memory(new_id(), category, content, **kw))
+
+
+def test_pin_disable_multi_select_forget_everything(make_window, qtbot, monkeypatch):
+    window = make_window(wait_model=False)
+    window.memory_action.trigger()
+    store, panel = window.desk.c.store, window.panel
+    a = _add(store, "Likes green tea")
+    b = _add(store, "Has a cat called Miso", "relationship")
+    panel.refresh()
+    qtbot.waitUntil(lambda: panel.model.rowCount() == 2, timeout=10_000)
+    panel.table.selectAll()
+    assert set(panel.selected_ids()) == {a.id, b.id}
+    panel.buttons["pin"].click()
+    qtbot.waitUntil(lambda: all(m.pinned for m in panel.model.memories()), timeout=10_000)
+    assert panel.buttons["pin"].text() == "Unpin"
+    panel.buttons["disable"].click()
+    qtbot.waitUntil(lambda: all(store.get(i).disabled for i in (a.id, b.id)), timeout=10_000)
+    panel.status.setCurrentIndex(panel.status.findData("superseded"))
+    assert panel.proxy.rowCount() == 0
+    panel.category.setCurrentIndex(panel.category.findData("relationship"))
+    panel.status.setCurrentIndex(panel.status.findData("active"))
+    assert _row_texts(panel) == ["Has a cat called Miso"]
+    asked = []
+    monkeypatch.setattr("ui.ask.confirm", lambda *args, **k: asked.append(args[2]) or True)
+    with qtbot.waitSignal(panel.memoriesChanged, timeout=10_000):
+        panel.buttons["forget_all"].click()
+    assert "cannot be undone" in asked[0]
+    qtbot.waitUntil(lambda: panel.model.rowCount() == 0, timeout=10_000)
+    assert store.list(status="all") == [] and "Forgot 2 memories" in panel.banner.label.text()
+
+
+def test_history_shows_the_supersede_chain_and_edits(make_window, qtbot, monkeypatch):
+    window = make_window(wait_model=False)
+    store = window.desk.c.store
+    old = _add(store, "Likes coffee")
+    new = store.supersede(old.id, Memory(new_id(), "preference", "No longer drinks coffee"), "changed mind")
+    store.update(new.id, reason="edited by the user", importance=0.9)
+    shown = {}
+    monkeypatch.setattr("ui.memory_panel.HistoryDialog.exec",
+                        lambda dialog: shown.setdefault("html", dialog.view.toPlainText()))
+    window.panel.refresh()
+    qtbot.waitUntil(lambda: window.panel.model.rowCount() == 2, timeout=10_000)
+    window.panel.reveal(old.id)
+    window.panel.buttons["history"].click()
+    qtbot.waitUntil(lambda: "html" in shown, timeout=10_000)
+    text = shown["html"]
+    assert text.index("Likes coffee") < text.index("replaced by") < text.index("No longer drinks coffee")
+    assert "changed mind" in text and "importance" in text
+
+
+def test_export_says_unencrypted_and_import_brings_memories_back(make_window, qtbot, monkeypatch, tmp_path):
+    window = make_window(wait_model=False)
+    window.memory_action.trigger()
+    store, panel = window.desk.c.store, window.panel
+    _add(store, "Birthday is on 12 March", "event", event_date="2027-03-12")
+    target = tmp_path / "out.json"
+    monkeypatch.setattr("ui.ask.export_path", lambda parent: (target, "json"))
+    panel.buttons["export"].click()
+    qtbot.waitUntil(lambda: panel.banner.isVisible(), timeout=10_000)
+    assert "not encrypted" in panel.banner.label.text() and target.exists()
+    window.desk.forget_everything()
+    monkeypatch.setattr("ui.ask.import_path", lambda parent: target)
+    with qtbot.waitSignal(panel.memoriesChanged, timeout=10_000):
+        panel.buttons["import"].click()
+    qtbot.waitUntil(lambda: panel.model.rowCount() == 1, timeout=10_000)
+    assert "Imported 1 memories" in panel.banner.label.text()

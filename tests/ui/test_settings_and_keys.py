@@ -1,0 +1,156 @@
+"""Settings (model validation, persistence, language), the passphrase fallback, and closing mid-reply."""
+from __future__ import annotations
+
+import ast
+import json
+import string
+from pathlib import Path
+
+import keyring
+from keyring.backends import fail
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel
+
+from app.companion import Companion
+from app.keys import NO_KEYRING
+from app.settings import Settings
+from assets import ASSETS_DIR
+from memory.records import CATEGORIES, SOURCES, STATUSES
+from tests.ui.conftest import TODAY
+from ui.i18n import catalog, set_language, tr
+from ui.memory_model import COLUMNS
+from ui.memory_panel import STATUS_FILTERS
+from ui.settings_dialog import SettingsDialog
+
+UI_DIR = Path(__file__).resolve().parents[2] / "ui"
+
+
+def test_settings_dialog_refuses_a_file_that_is_not_a_gguf(styled, qtbot, tmp_path):
+    dialog = SettingsDialog(Settings(), tmp_path, "encrypted", "SmolLM2.gguf")
+    qtbot.addWidget(dialog)
+    save = dialog.buttons.buttons()[0]
+    assert save.isEnabled()
+    bogus = tmp_path / "notes.gguf"
+    bogus.write_text("hello")
+    dialog.model_path.setText(str(bogus))
+    assert not save.isEnabled()
+    assert "not a GGUF model" in dialog.model_error.text()
+    dialog.model_path.setText(str(tmp_path / "missing.gguf"))
+    assert "missing" in dialog.model_error.text()
+    dialog.model_path.setText("")
+    assert save.isEnabled() and dialog.settings().chat_model is None
+
+
+def test_settings_persist_and_switch_the_language_live(make_window, qtbot, companion_env, monkeypatch):
+    window = make_window(wait_model=False)
+
+    def choose(dialog):
+        dialog.name.setText("Mimi")
+        dialog.language.setCurrentIndex(dialog.language.findData("zh_CN"))
+        dialog.memory_on.setChecked(False)
+        dialog.tidy_hour.setValue(5)
+        return True
+    monkeypatch.setattr(SettingsDialog, "exec", choose)
+    set_language("en")
+    window.settings_action.trigger()
+    qtbot.waitUntil(lambda: window.new_action.text() == "新对话", timeout=10_000)
+    assert window.composer.button.text() == "发送"
+    assert window.panel.model.headerData(0, Qt.Orientation.Horizontal) == "记忆"
+    assert tr(window.desk.c.key.describe()) == "已加密；密钥保存在系统钥匙串中"  # how Settings says it
+    assert "Mimi" in window.windowTitle() and "Mimi" in window.composer.input.placeholderText()
+    saved = Settings.load(companion_env)
+    assert (saved.companion_name, saved.language, saved.memory_enabled, saved.consolidation_hour) == \
+        ("Mimi", "zh_CN", False, 5)
+    assert window.desk.c.settings.companion_name == "Mimi"  # the chat's system prompt uses it from now on
+    set_language("en")
+
+
+def test_no_keyring_asks_for_a_passphrase_and_uses_it(make_window, qtbot, companion_env, monkeypatch):
+    keyring.set_keyring(fail.Keyring())
+    asked = {}
+
+    def answer(dialog):
+        asked["reason"] = dialog.findChildren(QLabel)[0].text()
+        dialog.passphrase.setText("correct horse battery")
+        dialog.repeat.setText("correct horse battery")
+        dialog._accept()
+        return dialog.result()
+    monkeypatch.setattr("ui.main_window.PassphraseDialog.exec", answer)
+    window = make_window(open_profile=False)
+    with qtbot.waitSignal(window.opened, timeout=240_000):
+        window.open_profile()
+    assert asked["reason"] == NO_KEYRING
+    assert window.desk.c.key.source == "passphrase"
+    window.shutdown()
+    from app.clock import Clock
+    reopened = Companion(companion_env, Clock(TODAY), passphrase="correct horse battery")
+    reopened.close()
+
+
+def test_a_wrong_passphrase_is_said_plainly_and_asked_again(make_window, qtbot, companion_env, monkeypatch):
+    from app.clock import Clock
+    Companion(companion_env, Clock(TODAY), passphrase="the right one").close()
+    keyring.set_keyring(fail.Keyring())
+    tries = iter(["the wrong one", "the right one"])
+    errors = []
+
+    def answer(dialog):
+        errors.append(dialog.error.text())
+        dialog.passphrase.setText(next(tries))
+        return True
+    monkeypatch.setattr("ui.main_window.PassphraseDialog.exec", answer)
+    window = make_window(open_profile=False)
+    with qtbot.waitSignal(window.opened, timeout=240_000):
+        window.open_profile()
+    assert errors == ["", "That passphrase does not open your memories. Try again."]
+
+
+def test_closing_during_a_reply_saves_it_and_closes_the_profile(make_window, qtbot, companion_env):
+    Settings(max_reply_tokens=400).save(companion_env)
+    window = make_window()
+    window.send("Remember that my name is Ingrid. Tell me a long story.")
+    qtbot.waitUntil(lambda: len(window.chat_view.bubbles[-1].text) > 20, timeout=120_000)
+    with qtbot.waitSignal(window.shutDown, timeout=120_000):
+        window.close()
+    qtbot.waitUntil(lambda: not window.isVisible(), timeout=10_000)
+    assert window._closed
+    from app.clock import Clock
+    reopened = Companion(companion_env, Clock(TODAY))
+    try:
+        session = reopened.transcript.sessions()[0]
+        roles = [m.role for m in reopened.transcript.messages(session.id)]
+        assert roles == ["user", "assistant"]
+        assert any("Ingrid" in m.content for m in reopened.store.list())  # learning finished before closing
+    finally:
+        reopened.close()
+
+
+def _literal_keys() -> set[str]:
+    keys = set()
+    for path in UI_DIR.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "tr" and node.args \
+                    and isinstance(node.args[0], ast.Constant):
+                keys.add(node.args[0].value)
+    return keys
+
+
+def test_every_ui_text_has_a_chinese_translation_with_the_same_placeholders():
+    dynamic = set(CATEGORIES) | set(STATUSES) | set(SOURCES) | {h for _, h in COLUMNS} | \
+        {label for _, label in STATUS_FILTERS} | {"add", "update", NO_KEYRING}
+    zh = json.loads((ASSETS_DIR / "i18n" / "zh_CN.json").read_text(encoding="utf-8"))
+    keys = _literal_keys() | dynamic
+    assert sorted(keys - set(zh)) == []
+
+    def fields(text):
+        return sorted(f for _, f, _, _ in string.Formatter().parse(text) if f)
+    assert [k for k in keys if fields(k) != fields(zh[k])] == []
+
+
+def test_language_follows_the_setting_and_falls_back_to_english():
+    assert set_language("zh_CN") == "zh_CN" and tr("Send") == "发送"
+    assert tr("{n} memories", n=3) == "3 条记忆"
+    assert set_language("en") == "en" and tr("Send") == "Send"
+    assert catalog("en") == {}
+    assert set_language("auto") in ("en", "zh_CN")
+    set_language("en")
