@@ -8,8 +8,9 @@ from memory.db import OperationalError
 from memory.store import MemoryStore
 
 # Tables that hold the raw chat transcript: forgetting a memory does not rewrite what was said;
-# deleting the session does. The receipt names sessions that still mention the text.
-_TRANSCRIPT_TABLES = ("messages", "messages_fts")
+# deleting the session does. The receipt names sessions that still mention the text. A session's
+# title is the start of its first message, so it is the user's words too.
+_TRANSCRIPT_TABLES = ("messages", "messages_fts", "sessions")
 
 
 @dataclass
