@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from calendar import monthrange
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Callable
@@ -20,14 +21,13 @@ from memory.forget import forget
 from memory.index import rebuild, warning
 from memory.lock import RunLock
 from memory.records import SOURCES, Memory
-from memory.store import MemoryStore
+from memory.store import MAX_CONTENT, MemoryStore
 from memory.text import STOPWORDS, has_cjk, has_negation, tokens
 from memory.vectors import _set_meta
 
 Progress = Callable[[str], None]
 
-MIN_HOURS = 24
-MIN_SESSIONS = 5
+MIN_HOURS, MIN_SESSIONS = 24, 5
 NEIGHBOUR_COSINE = 0.55
 CONTRADICTION_COSINE = 0.6
 MERGE_COSINE, TIGHT_MERGE_COSINE = 0.75, 0.70
@@ -37,11 +37,10 @@ WEAK_STRENGTH, WEAK_UNUSED_DAYS = 0.2, 90
 # With the index over its caps, the next run also lets go of memories that are merely weak.
 TIGHT_WEAK_STRENGTH, TIGHT_WEAK_UNUSED_DAYS = 0.35, 60
 EVENT_GRACE_DAYS = 2  # a just-passed event stays (in past tense) so the companion can ask how it went
-SUPERSEDED_RETENTION_DAYS = 30
-EXPIRED_RETENTION_DAYS = 180
+SUPERSEDED_RETENTION_DAYS, EXPIRED_RETENTION_DAYS = 30, 180
 PAST_EN, PAST_ZH = " (past)", "（已过去）"
 _RECURRING = re.compile(r"birthday|anniversary|生日|纪念日", re.IGNORECASE)
-_ISO = re.compile(r"\d{4}-\d{2}-\d{2}")
+JSON_FIELDS = ("ran", "skipped_reason", "merged", "superseded", "expired", "decayed", "purged", "index_lines")
 
 
 @dataclass(frozen=True)
@@ -69,8 +68,7 @@ class ConsolidationResult:
 
     def to_json(self) -> dict:
         """The stable JSON shape of `memory consolidate --json`."""
-        return {k: getattr(self, k) for k in ("ran", "skipped_reason", "merged", "superseded", "expired",
-                                              "decayed", "purged", "index_lines")}
+        return {k: getattr(self, k) for k in JSON_FIELDS}
 
 
 # -- gates ---------------------------------------------------------------------------------------
@@ -290,10 +288,13 @@ class _Run:
     def _resolve(self, cluster: list[_Item]) -> None:
         """Keep one memory of a cluster that talks about one thing; supersede the rest, in one transaction."""
         winner = max(cluster, key=lambda it: (_rank(it.m), it.m.created_at or "", it.m.id))
-        state = [it for it in cluster if it.negative == winner.negative]
-        group = [winner] + [it for it in state if it is not winner and self._relation(it, winner) == "duplicate"]
-        replaced = [it for it in state if it not in group]
-        opposite = [it for it in cluster if it.negative != winner.negative]
+        relation = {id(it): self._relation(it, winner) for it in cluster if it is not winner}
+        group = [winner] + [it for it in cluster if relation.get(id(it)) == "duplicate"]
+        replaced = [it for it in cluster if relation.get(id(it)) == "replaced"]
+        opposite = [it for it in cluster if relation.get(id(it)) == "contradiction"]
+        if len(group) + len(replaced) + len(opposite) < 2:
+            return
+        state = [winner] + group[1:] + replaced
         older = [it for it in opposite if (it.m.created_at or "") < (winner.m.created_at or "")]
         union = frozenset().union(*(it.subject for it in group))
         survivor = max(group, key=lambda it: (it.m.pinned, len(it.subject & union), _rank(it.m), it.m.confidence,
@@ -303,7 +304,8 @@ class _Run:
             latest = max(older, key=lambda it: it.m.created_at or "")
             since = min((_said(it.m) for it in state if (it.m.created_at or "") > (latest.m.created_at or "")),
                         default=_said(winner.m))
-            changes["content"] = change_statement(latest.m.content, survivor.m.content, since)
+            statement = change_statement(latest.m.content, survivor.m.content, since)
+            changes["content"] = statement if len(statement) <= MAX_CONTENT else f"{survivor.m.content} (since {since})"
             changes["valid_from"] = since
         with self.db.transaction() as conn:
             kept = self.store.update(survivor.m.id, reason="consolidation: kept for its topic", **changes)
@@ -314,17 +316,18 @@ class _Run:
                 self._note(conn, "restated", kept, f"states the change since {changes.get('valid_from')}")
             for it in group:
                 if it is not survivor:
-                    self._supersede(conn, it.m, kept, "merged", f"same as {kept.id}: {kept.content}")
+                    self._supersede(conn, it.m, kept, "merged", "same as")
             for it in replaced:
-                self._supersede(conn, it.m, kept, "superseded", f"replaced by the newer {kept.id}: {kept.content}")
+                self._supersede(conn, it.m, kept, "superseded", "replaced by the newer")
             for it in opposite:
                 why = "contradicted by the later" if it in older else f"conflicts with the {kept.source}"
-                self._supersede(conn, it.m, kept, "superseded", f"{why} {kept.id}: {kept.content}")
+                self._supersede(conn, it.m, kept, "superseded", why)
 
-    def _supersede(self, conn, old: Memory, by: Memory, action: str, reason: str) -> None:
-        self.store.update(old.id, reason=f"consolidation: {reason}", status="superseded",
+    def _supersede(self, conn, old: Memory, by: Memory, action: str, why: str) -> None:
+        # History names the survivor by id only: forgetting it must not leave its words in another's history.
+        self.store.update(old.id, reason=f"consolidation: {why} {by.id}", status="superseded",
                           valid_to=self.today.isoformat(), superseded_by=by.id)
-        self._note(conn, action, old, reason)
+        self._note(conn, action, old, f"{why} {by.id}: {by.content}")
         if action == "merged":
             self.result.merged += 1
         else:
@@ -437,7 +440,11 @@ def subject_of(text: str) -> frozenset[str]:
 
 
 def _clusters(items: list[_Item], relation: Callable[[_Item, _Item], str | None]) -> list[list[_Item]]:
-    """Greedy complete-linkage groups: an item joins a group only if it relates to every member."""
+    """Groups around a seed (the newest memory of the group): an item joins the first group whose seed it relates to.
+
+    Relations are not transitive ("Likes tea" ~ "Loves tea" ~ "Really enjoys tea" need not hold pairwise),
+    so membership is decided against the seed only; neighbours by vector, word or topic keep it cheap.
+    """
     clusters: list[list[_Item]] = []
     if not items:
         return clusters
@@ -445,22 +452,16 @@ def _clusters(items: list[_Item], relation: Callable[[_Item, _Item], str | None]
     mat = np.stack([it.vec if it.vec is not None else np.zeros(dim, dtype=np.float32) for it in items])
     sims = mat @ mat.T
     by_word: dict[str, list[int]] = {}
-    home: dict[int, int] = {}
+    seeds: dict[int, int] = {}  # item index of a seed → its cluster
     for i, it in enumerate(items):
         near = set(np.nonzero(sims[i, :i] >= NEIGHBOUR_COSINE)[0].tolist())
-        near |= {j for w in it.subject for j in by_word.get(w, ())}
-        near |= {j for j in range(i) if it.m.topic and items[j].m.topic == it.m.topic}
-        target = None
-        for c in sorted({home[j] for j in near}):
-            if all(relation(it, other) for other in clusters[c]):
-                target = c
-                break
+        near |= {j for w in it.subject | {f"topic:{it.m.topic}"} for j in by_word.get(w, ())}
+        target = next((seeds[j] for j in sorted(near) if j in seeds and relation(it, items[j])), None)
         if target is None:
-            target = len(clusters)
+            seeds[i] = target = len(clusters)
             clusters.append([])
         clusters[target].append(it)
-        home[i] = target
-        for w in it.subject:
+        for w in it.subject | ({f"topic:{it.m.topic}"} if it.m.topic else set()):
             by_word.setdefault(w, []).append(i)
     return clusters
 
@@ -526,13 +527,6 @@ def _said(m: Memory) -> str:
     return (m.valid_from or m.created_at or "")[:10]
 
 
-def _day(text: str | None) -> date | None:
-    try:
-        return date.fromisoformat(text[:10]) if text else None
-    except ValueError:
-        return None
-
-
 def _stamp(text: str | None) -> datetime | None:
     try:
         return datetime.fromisoformat(text) if text else None
@@ -540,16 +534,18 @@ def _stamp(text: str | None) -> datetime | None:
         return None
 
 
+def _day(text: str | None) -> date | None:
+    stamp = _stamp(text)
+    return stamp.date() if stamp else None
+
+
 def _next_yearly(when: date, today: date) -> date:
-    year = today.year
-    while True:
-        try:
-            nxt = when.replace(year=year)
-        except ValueError:  # 29 February in a common year
-            nxt = date(year, 2, 28)
+    """The same day of the year on or after today (29 February becomes the 28th in common years)."""
+    for year in (today.year, today.year + 1):
+        nxt = date(year, when.month, min(when.day, monthrange(year, when.month)[1]))
         if nxt >= today:
             return nxt
-        year += 1
+    raise AssertionError("unreachable: next year's date is always after today")
 
 
 # -- reading the log -----------------------------------------------------------------------------
@@ -572,7 +568,7 @@ def recent_runs(store: MemoryStore, limit: int = 10) -> list[RunRecord]:
     """The latest runs, newest first."""
     rows = store.db.read("SELECT rid, started_at, finished_at, summary, details FROM consolidation_log "
                          "ORDER BY rid DESC LIMIT ?", (limit,))
-    return [RunRecord(r[0], r[1], r[2], _json(r[3], {}), _json(r[4], [])) for r in rows]
+    return [RunRecord(r[0], r[1], r[2], json.loads(r[3] or "{}"), json.loads(r[4] or "[]")) for r in rows]
 
 
 def describe_run(run: RunRecord) -> str:
@@ -585,15 +581,10 @@ def describe_run(run: RunRecord) -> str:
         head = (f"{when}: merged {s.get('merged', 0)}, superseded {s.get('superseded', 0)}, expired "
                 f"{s.get('expired', 0)}, decayed {s.get('decayed', 0)}, purged {s.get('purged', 0)}; "
                 f"index {s.get('index_lines', 0)} lines")
-    lines = [head]
-    for d in run.details:
-        what = f" “{d['content']}”" if d.get("content") else ""
-        lines.append(f"  {d.get('action')}:{what} — {d.get('reason')}")
-    return "\n".join(lines)
+    return "\n".join([head] + ["  " + describe_change(d) for d in run.details])
 
 
-def _json(text: str | None, default):
-    try:
-        return json.loads(text) if text else default
-    except ValueError:
-        return default
+def describe_change(item: dict) -> str:
+    """One log line: what was done to which memory, and why."""
+    what = f" “{item['content']}”" if item.get("content") else ""
+    return f"{item.get('action')}:{what} — {item.get('reason')}"

@@ -121,12 +121,25 @@ def test_like_then_dislike_leaves_one_memory_that_states_the_change(store, lock)
     assert "Likes tea" in active(store)
 
 
-def test_chinese_contradiction_is_resolved_by_words_alone(store, lock):
+def test_chinese_paraphrases_and_contradictions_are_resolved_by_words_alone(store, lock):
     add(store, "喜欢喝咖啡", when="2026-10-05T20:00:00")
     add(store, "不喜欢喝咖啡了", when="2026-11-29T08:00:00")
-    add(store, "喜欢喝绿茶", when="2026-10-05T20:00:00")  # the embedder sees these three as one: words decide
+    add(store, "喜欢喝绿茶", when="2026-10-05T20:00:00")  # the embedder sees these as one: words decide
+    add(store, "很爱喝绿茶", when="2026-11-05T20:00:00")
+    add(store, "养了一只猫", category="relationship", when="2026-10-05T20:00:00")
+    result = run(store, lock)
+    assert sorted(active(store)) == sorted(["以前喜欢喝咖啡；自2026-11-29起不喜欢喝咖啡了", "很爱喝绿茶", "养了一只猫"])
+    assert (result.merged, result.superseded) == (1, 1)  # equal evidence: the newer wording stays
+
+
+def test_forgetting_the_survivor_leaves_its_words_nowhere(store, lock):
+    add(store, "Likes coffee", when="2026-10-05T20:00:00")
+    add(store, "Loves coffee", when="2026-10-06T20:00:00")
+    new = add(store, "Doesn't like coffee anymore", when="2026-11-29T08:00:00")
     run(store, lock)
-    assert sorted(active(store)) == sorted(["以前喜欢喝咖啡；自2026-11-29起不喜欢喝咖啡了", "喜欢喝绿茶"])
+    receipt = forget(store, [new.id])
+    assert receipt.verified, receipt.found_in
+    assert all(new.id not in json.dumps(r.details) for r in recent_runs(store))
 
 
 def test_an_explicit_memory_is_not_overruled_by_a_later_inference(store, lock):
@@ -327,6 +340,21 @@ def test_the_lock_blocks_while_held_and_a_stale_one_is_reclaimed(store, lock, cl
     os.utime(lock.path, (clock().timestamp(),) * 2)
     assert run(store, lock).ran
     assert lock.path.read_text() == "" and lock.state().last_run == clock()
+
+
+def test_two_processes_reclaiming_at_once_end_with_one_holder(tmp_path):
+    path = tmp_path / LOCK_FILE
+    path.write_text("999999999")
+    os.utime(path, (time.time() - 7200,) * 2)  # stale
+    start = time.time() + 1.5
+    code = ("import sys, time; from datetime import datetime; from pathlib import Path; from memory.lock import RunLock; "
+            f"time.sleep(max(0, {start} - time.time())); "
+            "print(RunLock(Path(sys.argv[1])).acquire(datetime.now()), flush=True); time.sleep(3)")
+    procs = [subprocess.Popen([sys.executable, "-c", code, str(path)], stdout=subprocess.PIPE, text=True, cwd=ROOT)
+             for _ in range(4)]
+    answers = [p.communicate(timeout=30)[0].strip() for p in procs]
+    assert sorted(answers) == ["False", "False", "False", "True"]
+    assert int(path.read_text()) == procs[answers.index("True")].pid
 
 
 def test_a_failed_run_gives_the_lock_back_and_keeps_the_previous_run_time(store, lock, clock, monkeypatch):
