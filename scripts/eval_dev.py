@@ -47,6 +47,14 @@ def run_case(case: dict, models_dir: str, fast: bool) -> list[dict]:
         return json.loads(out.stdout)
 
 
+def _safe_run(case: dict, models_dir: str, fast: bool) -> list[dict] | None:
+    try:
+        return run_case(case, models_dir, fast)
+    except (RuntimeError, subprocess.SubprocessError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return None
+
+
 def _has(text: str, needle: str) -> bool:
     return needle.lower() in text.lower()
 
@@ -115,8 +123,11 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as models_dir:
         run_case({"id": "warm-up", "steps": [{"today": "2026-01-01", "user": "hi"}]}, models_dir, True)
         with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-            memories = list(pool.map(lambda c: run_case(c, models_dir, args.fast), cases))
-    results = [score_case(c, m) for c, m in zip(cases, memories)]
+            memories = list(pool.map(lambda c: _safe_run(c, models_dir, args.fast), cases))
+    results = [score_case(c, m) for c, m in zip(cases, memories) if m is not None]
+    failed = [c["id"] for c, m in zip(cases, memories) if m is None]
+    if failed:
+        print(f"cases that could not run (counted nowhere): {', '.join(failed)}")
     report(results, args.show_fails)
     return 0
 
