@@ -137,7 +137,8 @@ TASK = re.compile(r"^(?:wait\s+|hey\s+|ok\s+|so\s+)?(?:can|could|would)\s+you\s+
                   r"^(?:please\s+)?(?:help\s+me\s+(?:write|with|find|think)|write\s+me|give\s+me|tell\s+me\s+a|translate|explain)\b|"
                   r"^(?:你)?(?:帮我|给我|请你|麻烦你|你帮我|你给我)(?:想|写|查|找|翻译|算|做|推荐|列|编|讲|解释|起|出|改|润色)|"
                   r"^推荐(?:一下|几|个)", I)
-CHITCHAT = re.compile(r"\b(?:weather|raining|rainy|rained|rain|pouring|snow(?:ing|ed|y)?|umbrella|sunny|humid|drizzl\w*|"
+CHITCHAT = re.compile(r"\b(?:weather|raining|rainy|rained|rain|pouring|snow(?:ing|ed|y)?|umbrella|sunny|humid|drizzl\w*|freezing|"
+                      r"windy|chilly|heat\s*wave|so\s+(?:hot|cold)\s+(?:today|outside|out)|(?:hot|cold)\s+out(?:side)?|"
                       r"traffic|stuck\s+in\s+traffic|for\s+(?:lunch|dinner|breakfast|brunch)|(?:had|ate|grabbed)\s+(?:a\s+|some\s+)?"
                       r"[\w\s]{0,20}for\s+(?:lunch|dinner|breakfast)|what\s+I\s+ate)\b|天气|下雨|下雪|好热|好冷|雨伞|带伞|堵车|塞车|"
                       r"中午吃|晚上吃了|早上吃了|早饭|午饭|晚饭|吃了(?:碗|顿|个|份|一碗|一顿)|点了(?:个)?外卖", I)

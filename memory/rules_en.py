@@ -55,7 +55,8 @@ JOBS = (
     r"cna|nurse's aide|home health aide|aide|receptionist|flight attendant|stewardess|machinist|welder|lab tech|"
     r"graphic designer|copywriter|bartender|bouncer|lifeguard|mail carrier|postman|custodian|cleaner|"
     r"stay-at-home mom|stay-at-home dad|stay-at-home parent|stay at home mom|stay at home dad|homemaker|housewife|"
-    r"househusband|retiree|mechanic|courier|landscaper|roofer|nursery worker|warehouse worker|"
+    r"househusband|retiree|mechanic|courier|landscaper|roofer|nursery worker|warehouse worker|practitioner|"
+    r"nurse practitioner|physician assistant|dental assistant|medical assistant|paramedic|"
     r"youtuber|influencer|actor|actress|dancer|singer|producer|director|stylist|hairdresser|barber|"
     r"tattoo artist|housekeeper|teaching assistant|preschool teacher|delivery driver|courier"
 )
@@ -70,6 +71,14 @@ RELATIONS = (r"best friend|bestie|girlfriend|boyfriend|partner|fianc[ée]e?|husb
 PETS = (r"cat|dog|puppy|kitten|kitty|pup|bunny|rabbit|hamster|parrot|bird|fish|turtle|horse|guinea pig|lizard|snake|"
         r"golden retriever|retriever|labrador|lab|poodle|husky|corgi|beagle|pug|terrier|german shepherd|shepherd|"
         r"bulldog|dachshund|chihuahua|border collie|collie|greyhound|tabby|siamese|ferret|gecko|cockatiel|budgie")
+
+
+def longest_first(alternation: str) -> str:
+    """A regex alternation reordered so longer words win ("nurse practitioner" before "nurse")."""
+    return "|".join(sorted(set(alternation.split("|")), key=len, reverse=True))
+
+
+JOBS, RELATIONS, PETS = longest_first(JOBS), longest_first(RELATIONS), longest_first(PETS)
 MOODS = (r"isolated|lonely|alone|stressed(?: out)?|anxious|depressed|overwhelmed|burnt out|burned out|"
          r"exhausted|miserable|heartbroken|hopeless|drained|empty|numb|unmotivated|burnt-out|homesick|insecure")
 STYLE_TOPICS = [
@@ -77,7 +86,7 @@ STYLE_TOPICS = [
     (r"joke|jok|humou?r|funny|puns?\b|sarcas|banter|playful", "humor"),
     (r"exclamation", "exclamation"), (r"advice|suggestion|solution|fix (?:it|things)|lectur|preach", "advice"),
     (r"short|long|brief|concise|length|wall of text|paragraph|essay|rambl|wordy|verbose|sentence", "length"),
-    (r"quote|pep talk|motivational|platitude|clich|therapy speak|toxic positivity|silver lining", "motivation"),
+    (r"quote|pep talk|motivational|platitude|clich|therapy[\s-]+(?:speak|talk)|toxic positivity|silver lining", "motivation"),
     (r"list|bullet", "format"), (r"formal|casual|tone|gentle|cheerful|upbeat|positive|serious", "tone"),
     (r"call(?:ing)? me|name", "address"), (r"swear|curs", "swearing"), (r"apolog|sorry", "apologies"),
 ]
@@ -85,7 +94,7 @@ STYLE_NOUN = re.compile(
     r"question|emoji|emoticon|smiley|joke|humou?r|puns?\b|sarcas|banter|exclamation|advice|suggestion|"
     r"lectur|preach|short|long|brief|concise|wall of text|paragraph|essay|rambl|wordy|verbose|list|"
     r"bullet|formal|casual|tone|gentle|swear|curs|apolog|sorry|messages?|repl(?:y|ies)|answers?|sentences?|"
-    r"quotes?|pep\s+talks?|motivational|platitudes?|clich|therapy\s+speak|positivity|silver\s+lining|"
+    r"quotes?|pep\s+talks?|motivational|platitudes?|clich|therapy[\s-]+(?:speak|talk)|positivity|silver\s+lining|"
     r"responses?|texts?", I)
 
 
@@ -299,6 +308,12 @@ PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
      _b_job),
     (re.compile(r"\bbeing\s+(?:a|an)\s+(?P<job>(?:[\w-]+\s+){0,2}?(?:" + JOBS + r"))\s+(?:is|has\s+been|can\s+be|was)\b", I),
      _b_job),
+    (re.compile(r"\bI\s+(?:really\s+|absolutely\s+|honestly\s+)*(?:love|like|enjoy|hate|miss)\s+being\s+(?:a|an)\s+"
+                r"(?P<job>(?:[\w-]+\s+){0,2}?(?:" + JOBS + r"))\b(?!\s+(?:friend|mom|dad|parent|sister|brother|kid))", I), _b_job),
+    (re.compile(r"\bI\s+(?P<verb>run|own|manage)\s+(?P<rest>(?:a|an|my\s+own|our|the)\s+(?:[\w-]+\s+){0,2}?(?:bakery|cafe|café|"
+                r"shop|store|business|restaurant|company|studio|salon|gym|practice|farm|bar|boutique|agency|startup|firm|"
+                r"clinic|daycare|food\s+truck|bookstore|coffee\s+shop)(?:\s+(?:downtown|in\s+[A-Z][\w-]+|online|from\s+home))?)", I),
+     _b_job_verb),
     (re.compile(r"\b(?:got|started|landed|accepted|took|start)\s+(?:a|my|the)\s+(?:new\s+)?(?:job|position|role)\s+as\s+"
                 r"(?:a|an)\s+(?P<job>[^,.!?;\n]{2,40}?)(?P<where>\s+(?:at|for|in)\s+[^,.!?;\n]{2,40}?)?"
                 r"(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|last|this|today|yesterday)\b)", I), _b_job),
@@ -413,6 +428,8 @@ REQ_VERBS = (r"(?:stop|quit|avoid|not|start|try\s+to|tone\s+down|tone\s+it\s+dow
 FEEDBACK_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(r"\b(?:can|could|would|will)\s+you\s+(?:please\s+|maybe\s+|pls\s+|just\s+|kindly\s+|try\s+and\s+)*"
                 r"(?P<req>" + REQ_VERBS + r"[^?.!\n]*)", I), _b_request),
+    (re.compile(r"\b(?:you\s+can|feel\s+free\s+to|you\s+don't\s+have\s+to|no\s+need\s+to)\s+(?:just\s+|totally\s+)?"
+                r"(?P<req>(?:drop|lose|skip|ditch|relax|stop|cut|be)\b[^?.!\n,]*)", I), _b_request),
     (re.compile(r"(?:^|[.!?]\s*|,\s*|\b(?:also|and|oh|but|so|pls|please|ok|okay)\s+)(?:please\s+|pls\s+|just\s+)?"
                 r"(?P<req>(?:stop|quit|don't|do\s+not|never|avoid|tone\s+down|less|fewer|no\s+more|cut\s+(?:out|back\s+on|"
                 r"down\s+on)|keep|be\s+(?:more|less)|use\s+(?:less|fewer|more))\b[^?.!\n]*)", I), _b_request),

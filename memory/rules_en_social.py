@@ -5,7 +5,7 @@ import re
 
 from memory.records import Candidate
 from memory.rules_common import candidate, drop_fillers, norm_object, third_person
-from memory.rules_en import ADV, MOODS, OBJ, PETS, RELATIONS, Builder, I, _ok_obj, _q
+from memory.rules_en import ADV, JOBS, MOODS, OBJ, PETS, RELATIONS, Builder, I, _ok_obj, _q
 
 # ---------------------------------------------------------------- likes and dislikes
 
@@ -38,6 +38,15 @@ def _b_person(m: re.Match, text: str) -> Candidate | None:
 
 def _b_sane(m: re.Match, text: str) -> Candidate | None:
     return _pref(m, text, "Loves {obj} (keeps them sane)", 1)
+
+
+def _b_cant(m: re.Match, text: str) -> Candidate | None:
+    verb = m["verb"].lower()
+    return _pref(m, text, f"Can't {verb} {{obj}}", -1)
+
+
+def _b_mood_feel(m: re.Match, text: str) -> Candidate | None:
+    return candidate("mood", f"Feels {m['mood'].lower()}", _q(m, text), "relationship:mood")
 
 
 def _b_like_it(m: re.Match, text: str) -> Candidate | None:
@@ -120,6 +129,12 @@ PREFERENCE_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(r"(?:going\s+to|have|got|heading\s+to|off\s+to)\s+(?:my\s+|the\s+|a\s+)?(?P<obj>[\w-]+\s+(?:class|classes|lessons?|"
                 r"practice|club|session|group|league|rehearsal|training|meetup))\b[^.!?]{0,40}?,?\s*(?:and\s+)?I\s+(?:really\s+|"
                 r"absolutely\s+|just\s+|honestly\s+|genuinely\s+)*(?:love|enjoy|adore)\s+(?:it|them|that)\b", I), _b_like_it),
+    (re.compile(r"(?:^|[.!?]\s*)(?P<obj>[A-Za-z][\w' -]{2,30}?)\?\s*(?:no\s+thanks|hard\s+pass|no\s+way|never|nope|not\s+for\s+me|"
+                r"ew+|yuck|absolutely\s+not|pass)\b", I), _b_dislike),
+    (re.compile(r"\bI\s+(?:just\s+|really\s+)?(?:can't|cannot|could\s+never)\s+(?P<verb>watch|eat|listen\s+to|drink|read|stomach)\s+"
+                + OBJ, I), _b_cant),
+    (re.compile(r"\bI(?:'m|\s+am|'ve\s+been|\s+have\s+been)?\s*(?:feeling|feel|felt)\s+(?:(?:pretty|so|really|kinda|a\s+bit|"
+                r"a\s+little|super|very)\s+)*(?P<mood>down|low|blue|off|sad|lost|stuck|flat|numb)\b", I), _b_mood_feel),
     (re.compile(r"\bI\s+" + ADV + r"(?P<verb>hate|dislike|despise|loathe|detest|can't\s+stand|cannot\s+stand|"
                 r"don't\s+(?:really\s+)?(?:like|enjoy|love)|do\s+not\s+like|can't\s+do|am\s+not\s+into)\s+" + OBJ, I),
      _b_dislike),
@@ -214,6 +229,14 @@ def _b_couple(m: re.Match, text: str) -> Candidate | None:
                      f"relationship:{name.lower()}")
 
 
+def _b_new_pet(m: re.Match, text: str) -> Candidate | None:
+    name, rel = m["name"], m["rel"].lower()
+    if name in NOT_NAMES:
+        return None
+    art = "an" if rel[0] in "aeiou" else "a"
+    return candidate("relationship", f"Has {art} {rel} named {name}", _q(m, text), f"relationship:{name.lower()}")
+
+
 def _b_relative_news(m: re.Match, text: str) -> Candidate | None:
     rel, pred = m["rel"].lower(), third_person(drop_fillers(m["pred"].strip()))
     return candidate("relationship", f"{rel} {pred}", _q(m, text), f"relationship:{rel}")
@@ -236,6 +259,10 @@ PEOPLE_RULES: list[tuple[re.Pattern[str], Builder]] = [
                 + r"(?P<rest>[^.!?;\n]*)"), _b_named),
     (re.compile(NAME + r"\s+(?i:and\s+I)\b"), _b_couple),
     (re.compile(r"(?i:\bI(?:'m|\s+am)\s+(?:dating|seeing|engaged\s+to|married\s+to))\s+" + NAME), _b_couple),
+    (re.compile(REL_LEAD + r"(?i:(?P<rel>" + RELATIONS + r"))\s+(?P<pred>(?i:(?:is|works\s+as)\s+(?:a|an)\s+(?:[\w-]+\s+){0,2}?"
+                r"(?:" + JOBS + r")|works\s+(?:at|for)\s+[A-Z][\w'&-]*(?:\s+[A-Z][\w'&-]*)*))\b"), _b_relative_news),
+    (re.compile(r"(?i:\b(?:adopted|got|rescued|brought\s+home|have)\s+(?:a|an|our|my)\s+(?:new\s+)?(?:[\w-]+\s+)?)(?P<rel>(?i:" + PETS
+                + r"))\b[^.!?]{0,40}?[.!?]*\s*(?i:(?:her|his|its|their)\s+name\s+is|named|called)\s+" + NAME), _b_new_pet),
     (re.compile(REL_LEAD + r"(?i:(?P<rel>" + RELATIONS + r"))\s+(?P<pred>(?i:" + LIFE_NEWS + r")[^,.!?;\n]*?)"
                 r"(?=\s*(?:[,.!?;]|$)|\s+(?i:and\s+I|so|but)\b)"), _b_relative_news),
 ]

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from typing import Callable
 
+import rjieba
+
 from memory.records import Candidate
 from memory.rules_common import candidate, clause_at, clauses, norm_object, quote_for, sentences, zh_clean
 
@@ -99,20 +101,32 @@ def _b_work_city(m: re.Match, text: str) -> Candidate | None:
 
 
 def _b_hometown(m: re.Match, text: str) -> Candidate | None:
+    if m["p"] in BAD_PLACE or re.search(r"一个|什么|哪|这|那", m["p"]):
+        return None
     return candidate("profile", f"老家是{m['p']}的", _q(m, text), "profile:hometown")
 
 
+def _someone_else(text: str, pos: int) -> bool:
+    """True when the clause before `pos` is about another person ("我朋友在上海当律师")."""
+    clause = clause_at(text, pos)
+    return bool(re.search(rf"(?:{RELS}|他|她|别人|人家|大家)", text[clause.start:pos]))
+
+
 def _b_job_at(m: re.Match, text: str) -> Candidate | None:
-    if m["p"] in BAD_PLACE:
+    if m["p"] in BAD_PLACE or _someone_else(text, m.start()):
         return None
     return candidate("profile", f"在{m['p']}当{m['j']}", _q(m, text), "profile:job")
 
 
 def _b_job(m: re.Match, text: str) -> Candidate | None:
+    if _someone_else(text, m.start()):
+        return None
     return candidate("profile", f"职业是{m['j']}", _q(m, text), "profile:job")
 
 
 def _b_field(m: re.Match, text: str) -> Candidate | None:
+    if _someone_else(text, m.start()):
+        return None
     return candidate("profile", f"做{m['j']}工作", _q(m, text), "profile:job")
 
 
@@ -127,6 +141,27 @@ def _b_name_is(m: re.Match, text: str) -> Candidate | None:
     if re.search(rf"(?:{JOB_SUFFIX}|人|的|生|族|控|迷|党|粉)$", name):
         return None
     return candidate("profile", f"名字叫{name}", _q(m, text), "profile:name")
+
+
+def _b_settled(m: re.Match, text: str) -> Candidate | None:
+    if m["p"] in BAD_PLACE or _someone_else(text, m.start()):
+        return None
+    verb = m.group(0)[:m.group(0).index("在")]
+    return candidate("profile", f"{verb}在{m['p']}", _q(m, text), "profile:city")
+
+
+def _b_workplace(m: re.Match, text: str) -> Candidate | None:
+    if _someone_else(text, m.start()):
+        return None
+    return candidate("profile", zh_clean(m.group(0)), _q(m, text), "profile:job")
+
+
+def _b_zh_routine(m: re.Match, text: str) -> Candidate | None:
+    if _someone_else(text, m.start()):
+        return None
+    kind = "wake" if m["w"] == "起床" else "bed"
+    clause = clause_at(text, m.start("t"))
+    return candidate("profile", zh_clean(text[clause.start:m.end()]), _q(m, text), f"profile:routine:{kind}")
 
 
 def _b_own_shop(m: re.Match, text: str) -> Candidate | None:
@@ -160,6 +195,14 @@ PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
                 r"[，。！？,.!?\s]|$)"), _b_job),
     (re.compile(rf"(?:自己)?开了(?:一)?家(?P<x>[{HAN}]{{1,6}}?(?:店|馆|公司|工作室|餐厅|铺|诊所))"), _b_own_shop),
     (re.compile(r"(?:我)?(?:已经)?(?P<v>辞职|离职|裸辞|被裁|失业)了"), _b_left_job),
+    (re.compile(rf"(?:干|做|搞)(?P<j>[{HAN}]{{0,3}}(?:{JOB_SUFFIX}|{WORK_FIELD}))(?:这行|这一行|这份工作)"), _b_job),
+    (re.compile(rf"(?:定居|生活|住|工作|上班)在(?P<p>(?:(?!在)[{HAN}]){{2,6}}?)" + END + r"|了|啦|，)"), _b_settled),
+    (re.compile(rf"我是(?P<p>[{HAN}]{{2,4}}?)人(?=[，。！？,.!?\s]|$)"), _b_hometown),
+    (re.compile(ZAI + rf"(?P<p>(?:(?!在)[{HAN}]){{2,4}}?)(?:的)?(?:一家|一个|某)(?P<org>[{HAN}]{{0,6}}?(?:公司|单位|医院|学校|银行|工厂|"
+                r"酒店|餐厅|超市|店))(?:上班|工作|实习)"), _b_workplace),
+    (re.compile(rf"(?:每天|平时|一般|现在|最近)?(?:早上|晚上|凌晨)?(?:改成)?(?P<t>[\d一二三四五六七八九十两]+点(?:半|多)?)(?P<w>起床|睡觉|上床|睡)"),
+     _b_zh_routine),
+    (re.compile(rf"我姓(?P<s>[{HAN}]{{1,2}})[，,]?\s*(?:叫|名叫|全名叫)(?P<n>[{HAN}]{{2,3}})(?=[，。！？,.!?\s]|$)"), _b_name),
     (re.compile(rf"(?:调到|调去|调回|去了|来到|跳槽到|搬到)(?P<p>[{HAN}]{{2,6}}?)(?:工作|上班)"), _b_work_city),
     (re.compile(rf"(?:^|(?<=[，。！？,.!?\s])|(?<=你好)|(?<=你好呀)|(?<=嗨))我是(?P<n>(?:{SURNAMES})[{HAN}]{{1,2}}|(?:小|阿)[{HAN}]{{1,2}})"
                 rf"(?=[，。！？,.!?~\s]|$|啦|呀|哦|哈)"), _b_name_is),
@@ -179,11 +222,22 @@ PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
 # ---------------------------------------------------------------- likes and dislikes
 
 
-def _pref(m: re.Match, text: str, content: str, polarity: int) -> Candidate | None:
+def _topic_head(obj: str) -> str:
+    """A fronted topic runs on into its comment ("滑板摔了几次之后"): keep its first word."""
+    if len(obj) <= 4 or obj.startswith("《"):
+        return obj
+    words = [w for w in rjieba.cut(obj) if len(w) >= 2]
+    return words[0] if words else obj
+
+
+def _pref(m: re.Match, text: str, template: str, polarity: int) -> Candidate | None:
+    """A like/dislike from a match with an "obj" group; `template` holds "{obj}"."""
     obj = m["obj"]
     if not obj or re.match(r"^(?:你|上你|我|他|她|的|了|吗|这|那|它)", obj) or obj in ("了", "的"):
         return None
-    return candidate("preference", content, _q(m, text), f"preference:{norm_object(obj)}", polarity)
+    if m.start("obj") == 0 or text[m.start("obj") - 1] in "，。！？,.!? ":
+        obj = _topic_head(obj)
+    return candidate("preference", template.format(obj=obj), _q(m, text), f"preference:{norm_object(obj)}", polarity)
 
 
 def _b_like(m: re.Match, text: str) -> Candidate | None:
@@ -192,43 +246,43 @@ def _b_like(m: re.Match, text: str) -> Candidate | None:
     verb = m["v"]
     strong = re.search(r"迷|爱上|超|最|特别|非常|巨|热爱|沉迷|痴迷|好爱", verb)
     tail = re.search(r"(?:爱|欢)(吃|喝|看|玩|听)$", verb)
-    return _pref(m, text, f"{'非常' if strong else ''}喜欢{tail.group(1) if tail else ''}{m['obj']}", 1)
+    return _pref(m, text, f"{'非常' if strong else ''}喜欢{tail.group(1) if tail else ''}{{obj}}", 1)
 
 
 def _b_my_life(m: re.Match, text: str) -> Candidate | None:
-    return _pref(m, text, f"非常喜欢{m['obj']}", 1)
+    return _pref(m, text, "非常喜欢{obj}", 1)
 
 
 def _b_habit(m: re.Match, text: str) -> Candidate | None:
-    return _pref(m, text, f"喜欢{m['obj']}（{m['when']}就去）", 1)
+    return _pref(m, text, f"喜欢{{obj}}（{m['when']}就去）", 1)
 
 
 def _b_dislike(m: re.Match, text: str) -> Candidate | None:
     verb = "害怕" if "怕" in m["v"] else "不喜欢"
-    return _pref(m, text, f"{verb}{m['obj']}", -1)
+    return _pref(m, text, verb + "{obj}", -1)
 
 
 def _b_cannot(m: re.Match, text: str) -> Candidate | None:
-    return _pref(m, text, f"不喜欢{m['v']}{m['obj']}（{m['v']}不了）", -1)
+    return _pref(m, text, f"不喜欢{m['v']}{{obj}}（{m['v']}不了）", -1)
 
 
 def _b_tired(m: re.Match, text: str) -> Candidate | None:
-    return _pref(m, text, f"已经{m['v'] or ''}腻了{m['obj']}", -1)
+    return _pref(m, text, f"已经{m['v'] or ''}腻了{{obj}}", -1)
 
 
 def _b_stopped(m: re.Match, text: str) -> Candidate | None:
-    return _pref(m, text, f"已经不{m['v']}{m['obj']}了", -1)
+    return _pref(m, text, f"已经不{m['v']}{{obj}}了", -1)
 
 
 def _b_never_again(m: re.Match, text: str) -> Candidate | None:
-    return _pref(m, text, f"再也不想{m['v']}{m['obj']}了", -1)
+    return _pref(m, text, f"再也不想{m['v']}{{obj}}了", -1)
 
 
 def _b_quit(m: re.Match, text: str) -> Candidate | None:
     verb = "戒了" if m["v"] == "戒" else m["v"]
     if verb.endswith("了") and verb != "戒了" and m.start("v") > m.start("obj"):
-        return _pref(m, text, f"已经{verb}{m['obj']}", -1)
-    return _pref(m, text, f"{verb}{m['obj']}", -1)
+        return _pref(m, text, f"已经{verb}{{obj}}", -1)
+    return _pref(m, text, verb + "{obj}", -1)
 
 
 INTENS = r"(?:超|超级|特别|非常|很|好|最|真的|巨|还挺|挺)?"
@@ -237,7 +291,7 @@ PREFERENCE_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(TOPICAL + r"(?:真的|实在|已经|早就|再也|完全|根本|一点都|一点也)*(?P<v>看|吃|喝|听|玩|碰|接受)不了"), _b_cannot),
     (re.compile(TOPICAL + r"(?:真的|实在|已经|早就|都)*(?P<v>看|吃|听|玩|刷|追|喝)?腻了"), _b_tired),
     (re.compile(r"(?P<v>看|吃|听|玩|刷|追|喝)腻了" + OBJ), _b_tired),
-    (re.compile(TOPICAL + rf"(?:已经|早就|现在|都)*不(?:再|想|想再)?(?P<v>{ZH_VERBS})了"), _b_stopped),
+    (re.compile(TOPICAL + rf"(?:已经|早就|现在|都|就|也)*不(?:再|想|想再)?(?P<v>{ZH_VERBS})了"), _b_stopped),
     (re.compile(rf"(?:已经|早就|现在)*不再?(?P<v>{ZH_VERBS})" + OBJ.replace("|了|", "|") + "了"), _b_stopped),
     (re.compile(r"(?P<v>戒了|戒掉了|放弃了|不再喜欢)" + OBJ), _b_quit),
     (re.compile(r"(?:已经|早就)?(?P<v>戒)(?:掉)?" + OBJ.replace("(?P<obj>", "(?P<obj>(?!了)") + "了"), _b_quit),
@@ -285,8 +339,8 @@ def _b_kept_pet(m: re.Match, text: str) -> Candidate | None:
 
 
 def _b_breakup(m: re.Match, text: str) -> Candidate | None:
-    name = m["n"]
-    return candidate("relationship", f"已经和{name}分手了", _q(m, text), f"relationship:{name}", -1)
+    name, verb = m["n"], re.search(r"分手|分开|离婚|绝交|闹掰|断交|翻脸", m.group(0)).group(0)
+    return candidate("relationship", f"已经和{name}{verb}了", _q(m, text), f"relationship:{name}", -1)
 
 
 def _b_news(m: re.Match, text: str) -> Candidate | None:
@@ -305,9 +359,10 @@ def _b_mood(m: re.Match, text: str) -> Candidate | None:
 PET_NAME = rf"(?P<n>(?:小|阿|老)[{HAN}]|[{HAN}]{{2}})(?=[{HAN}，。！？,.!?\s]|$)"
 PEOPLE_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(rf"(?:我)?(?:和|跟)(?:{RELS})?(?P<n>(?:小|阿|老)[{HAN}]{{1,2}}?|[{HAN}]{{2}}?)(?:已经|早就|终于|正式|刚|上周|昨天)?"
-                r"(?:分手|分开|离婚)了?"), _b_breakup),
-    (re.compile(rf"(?:我)?(?:和|跟)(?P<n>{RELS})(?:已经|早就|终于|正式|刚|上周|昨天)?(?:分手|分开|离婚)了?"), _b_breakup),
-    (re.compile(rf"(?P<lead>我的|我家|我|和|跟|的)(?P<rel>{RELS}|{PETS})(?:的名字)?叫" + NAME), _b_named),
+                r"(?:分手|分开|离婚|绝交|闹掰|断交|翻脸)了?"), _b_breakup),
+    (re.compile(rf"(?:我)?(?:和|跟)(?P<n>{RELS})(?:已经|早就|终于|正式|刚|上周|昨天)?(?:分手|分开|离婚|绝交|闹掰|断交|翻脸)了?"), _b_breakup),
+    (re.compile(rf"(?P<lead>我的|我家|我|和|跟|的|有个|有一个|有位|有一位|有只|有一只)(?P<rel>{RELS}|{PETS})(?:的名字)?叫" + NAME),
+     _b_named),
     (re.compile(rf"(?P<lead>我的|我家|我|和|跟)(?P<rel>{RELS})(?P<n>(?:小|阿)[{HAN}]{{1,2}}?)(?=[{HAN}，。！？,.!?\s]|$)"),
      _b_named),
     (re.compile(rf"(?P<lead>我的|我家|我)(?P<rel>{PETS})" + PET_NAME), _b_named),
@@ -328,7 +383,7 @@ def feedback(text: str) -> list[Candidate]:
             topic = next((t for p, t in STYLE if re.search(p, cl.text)), None)
             if not topic or not DIRECTIVE.search(cl.text) or "叫我" in cl.text:
                 continue
-            if not re.search(r"你|^(?:别|不要|少|多|请|说话|回复|回答|能不能|可不可以)", cl.text):
+            if not re.search(r"你|^(?:以后|平时|今后|还有|另外|也|那)?(?:别|不要|少|多|请|说话|回复|回答|能不能|可不可以)", cl.text):
                 continue
             body = re.sub(r"能不能|可不可以|可以|请|麻烦|好吗|行吗|好不好|跟你|和你", "", cl.text)
             content = "希望" + zh_clean(body)

@@ -12,6 +12,9 @@ from datetime import date
 
 from memory.dates import absolutize
 from memory.guard import instruction_reason, trivia_reason
+from memory.rules_en import MOODS, PETS, RELATIONS, STYLE_NOUN
+from memory.rules_events import EVENT_EN, EVENT_ZH
+from memory.rules_zh import MOOD as MOOD_ZH, PETS as PETS_ZH, RELS as RELS_ZH
 from memory.records import CATEGORIES, Candidate, Rejection
 
 I = re.IGNORECASE
@@ -25,9 +28,9 @@ TEMPLATE_EN = frozenset(
     "works work worked as name named prefers preferred prefer called call lives live living likes like loves love "
     "dislikes dislike enjoys enjoy longer quit feels feel felt has have year years old does want wants companion since "
     "promoted previously relationship broke up trip flight into fan tired originally recently moved usually keeps "
-    "sane thinks one uses too many finds is being person user they'd they're they've isn't doesn't don't stopped "
+    "sane thinks one uses too many finds is being person user users they'd they're they've isn't doesn't don't stopped "
     "gave given hates hate over around note remember".split())
-TEMPLATE_ZH = re.compile(r"名字|不希望|希望|被叫|不再|非常|喜欢|职业是|工作|已经|住在|现在|老家|搬家|害怕|不喜欢|叫|是|的|了|在|和|跟|做|有|"
+TEMPLATE_ZH = re.compile(r"用户|名字|不希望|希望|被叫|不再|非常|喜欢|职业是|工作|已经|住在|现在|老家|搬家|害怕|不喜欢|叫|是|的|了|在|和|跟|做|有|"
                          r"前后|周末|一|个")
 NEG_QUOTE = re.compile(r"\b(?:not|never|no\s+longer|no\s+more|anymore|any\s+more|hate|hates|dislike|can't\s+stand|quit|stopped|"
                        r"gave\s+up|broke\s+up|nobody|none)\b|n't\b|不|没|别|再也|分手|腻|戒|讨厌|受不了", I)
@@ -38,7 +41,7 @@ NEG_IDIOMS = re.compile(r"not\s+for\s+the\s+(?:weak|faint)|not\s+gonna\s+lie|can
                         r"不知道|不一定|没想到|没事|不行了|能不能|可不可以|是不是|要不要|好不好|行不行|对不对|会不会|特别|别人|区别|分别|告别|级别|"
                         r"类别|性别|别的|别处|个别|差别|离别|没多久", I)
 NEG_CONTENT = re.compile(r"\b(?:not|no|never|no\s+longer|anymore|quit|stopped|dislikes?|hates?|over|tired\s+of|gave\s+up|avoids?|"
-                         r"broke\s+up|lost|without|ex|divorc\w*|separated|split)\b|n't\b|不|没|别|再也|分手|腻|戒|讨厌|怕|放弃|受不了|卸载|退坑|弃坑|取关|辞职|离职|失业|被裁", I)
+                         r"broke\s+up|lost|without|ex|divorc\w*|separated|split)\b|n't\b|不|没|别|再也|分手|腻|戒|讨厌|怕|放弃|受不了|卸载|退坑|弃坑|取关|辞职|离职|失业|被裁|绝交|闹掰|断交|翻脸", I)
 
 
 def validate(candidates: list[Candidate], user_text: str, assistant_text: str | None, today: date,
@@ -76,10 +79,49 @@ def _check(c: Candidate, user_text: str, assistant_text: str | None, attack: str
         return own
     if message_trivia:
         return f"not worth storing: {message_trivia}"
-    trivia = trivia_reason(c.content) or (trivia_reason(c.quote) if c.quote else None)
+    trivia = trivia_reason(c.content) or (trivia_reason(c.quote) if c.quote and c.origin != "rule" else None)
     if trivia and not (c.category == "feedback" and trivia.startswith("a question")):
         return f"not worth storing: {trivia}"
-    return _grounding(c, user_text, assistant_text) or _negation_dropped(c, user_text)
+    return (_grounding(c, user_text, assistant_text) or _negation_dropped(c, user_text)
+            or (None if c.origin == "rule" else _shape(c, user_text)))
+
+
+# ---------------------------------------------------------------- shape of a model candidate
+
+SHAPES = {
+    "profile": re.compile(
+        r"\b(?:name|called|call|years?\s+old|age|aged|\d0s|born|works?|working|job|employ\w*|career|profession|student|"
+        r"stud(?:y|ies|ying)|major\w*|school|college|university|lives?|living|based|moved|from|hometown|city|town|wakes?|"
+        r"sleeps?|routine|usually|shifts?|vegan|vegetarian|allerg\w*|diet|retired|teacher|nurse|engineer|developer|"
+        r"doctor|manager|designer)\b|名字|叫|岁|工作|上班|职业|当|做|住|搬|老家|学生|读书|毕业|专业|每天|作息|过敏|吃素|素食|退休",
+        re.I),
+    "preference": re.compile(
+        r"\b(?:likes?|loves?|enjoys?|hates?|dislikes?|prefers?|favou?rite|fan|into|obsessed|can't\s+stand|avoids?|quit|"
+        r"stopped|no\s+longer|gave\s+up|passion\w*|hobby|hobbies|tired\s+of|learning|plays?|playing|practi[cs]\w*|collects?|"
+        r"collecting|fond)\b|喜欢|讨厌|爱|迷|不吃|不喝|受不了|腻|戒|爱好|兴趣|偏好|口味|在学|学",
+        re.I),
+    "feedback": re.compile(STYLE_NOUN.pattern + r"|\bcall|\bcompanion|\bassistant|\bAI\b|\byou\b|\btone\b|回复|说话|回答|叫|语气|你",
+                           re.I),
+}
+OWN_PERSON = re.compile(rf"\b(?:my|our)\s+(?:[\w-]+\s+)?(?P<w>{RELATIONS}|{PETS})\b|我(?:的|家)?(?P<z>{RELS_ZH}|{PETS_ZH})", re.I)
+MOOD_WORDS = re.compile(rf"\b(?:{MOODS}|feel\w*|felt|stress\w*|anxi\w+|sad|grie\w+|lonel\w+|worried|upset)\b|{MOOD_ZH}|心情|难过|开心",
+                        re.I)
+ONE_OFF = re.compile(r"\b(?:today|tonight|this\s+morning|this\s+afternoon|yesterday|just\s+now)\b|今天|今晚|今早|刚才|昨天|昨晚", re.I)
+
+
+def _shape(c: Candidate, user_text: str) -> str | None:
+    """A model candidate must look like its category (a job, a like, a person, a dated event, a style wish)."""
+    if c.category != "event" and ONE_OFF.search(c.content):
+        return "one-off: only about today"
+    if c.category == "event":
+        return None if (EVENT_EN.search(c.content) or EVENT_ZH.search(c.content)) else "not an event the user will care about"
+    if c.category == "relationship":
+        own = {(m["w"] or m["z"] or "").lower() for m in OWN_PERSON.finditer(user_text)}
+        if MOOD_WORDS.search(c.content) or any(w and w in c.content.lower() for w in own):
+            return None
+        return "not about the user's people, pets or feelings"
+    shape = SHAPES.get(c.category)
+    return None if shape is None or shape.search(c.content) else f"does not read as a {c.category} fact"
 
 
 # ---------------------------------------------------------------- grounding

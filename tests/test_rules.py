@@ -148,6 +148,41 @@ def test_assistant_words_are_never_user_facts():
     assert good == [] and rejected
 
 
+# (user message, assistant message, what a small model might propose) — none of it is worth keeping
+MODEL_JUNK = [
+    ("ugh the copier jammed and my manager spilled coffee everywhere. being a paralegal is wild", None,
+     Candidate("relationship", "Manager spilled coffee everywhere", "my manager spilled coffee everywhere", origin="model")),
+    ("ugh the copier jammed and my manager spilled coffee everywhere. being a paralegal is wild", None,
+     Candidate("event", "Copier jammed", "the copier jammed", origin="model")),
+    ("it's freezing today, I'm wearing three sweaters", None,
+     Candidate("profile", "Is wearing three sweaters", "I'm wearing three sweaters", origin="model")),
+    ("nice", "I love hiking in the Alps every summer!",
+     Candidate("preference", "Loves hiking in the Alps", "nice", origin="model")),
+    ("if I had a million dollars I'd buy an island", None,
+     Candidate("preference", "Wants to buy an island", "I'd buy an island", origin="model")),
+    ("what's the tallest building in the world?", None,
+     Candidate("preference", "Is curious about the tallest building", "tallest building", origin="model")),
+    ("stayed up way too late gaming today lol. anyway I'm a welder", None,
+     Candidate("profile", "Stayed up late gaming today", "stayed up way too late gaming today", origin="model")),
+    ("你知道长城有多长吗", None, Candidate("preference", "对长城感兴趣", "长城有多长", origin="model")),
+    ("今天下雨了，没带伞", None, Candidate("profile", "今天没带伞", "没带伞", origin="model")),
+    ("嗯嗯", "我最喜欢的季节是秋天。", Candidate("preference", "喜欢秋天", "嗯嗯", origin="model")),
+]
+
+
+@pytest.mark.parametrize("user,assistant,cand", MODEL_JUNK)
+def test_model_junk_is_rejected(user, assistant, cand):
+    good, rejected = validate([cand], user, assistant, TODAY)
+    assert good == [] and rejected[0].reason
+
+
+def test_a_sensible_model_candidate_passes():
+    text = "I've been playing the cello for about a year now"
+    cand = Candidate("preference", "Plays the cello", "playing the cello", origin="model", source="inferred")
+    good, _ = validate([cand], text, None, TODAY)
+    assert good == [cand]
+
+
 def test_model_candidate_with_invented_details_is_rejected():
     model = Candidate("profile", "Works as a surgeon at Mayo Clinic", "I work at a hospital", origin="model")
     good, rejected = validate([model], "I work at a hospital in Tucson", None, TODAY)
