@@ -46,6 +46,11 @@ def build_parser() -> argparse.ArgumentParser:
     models = sub.add_parser("models", help="model files").add_subparsers(dest="models_command",
                                                                           parser_class=_Parser, required=True)
     models.add_parser("status").add_argument("--json", action="store_true")
+    key = sub.add_parser("key", help="the database key").add_subparsers(dest="key_command",
+                                                                        parser_class=_Parser, required=True)
+    key.add_parser("rotate", help="re-encrypt the database under a new key (close the desktop app first)"
+                   ).add_argument("--passphrase", action="store_true",
+                                  help="a new passphrase (COMPANION_NEW_DB_KEY, or typed) instead of a keyring key")
     return p
 
 

@@ -9,6 +9,7 @@ from datetime import date
 from pathlib import Path
 from typing import Iterator
 
+from app import maintenance
 from app.chat import ChatService
 from app.clock import Clock
 from app.companion import Companion
@@ -300,3 +301,4 @@ COMMANDS = {
     ("memory", "import"): memory_import,
     ("sessions", "list"): sessions_list, ("sessions", "show"): sessions_show, ("sessions", "delete"): sessions_delete,
 }
+COMMANDS.update(maintenance.COMMANDS)

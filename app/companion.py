@@ -9,9 +9,9 @@ from typing import Callable
 
 from app.clock import Clock
 from app.keys import KeyChoice, obtain_key
+from app.maintenance import check_at_startup, open_database
 from app.settings import Settings
 from memory import vectors
-from memory.database import Database
 from memory.pipeline import MemoryPipeline, Thresholds
 from memory.retrieve import RetrievalSettings
 from memory.search import Weights
@@ -38,12 +38,13 @@ class Companion:
         self.key: KeyChoice = obtain_key(self.db_path, passphrase)
         models_home = Path(os.environ.get("COMPANION_MODELS_DIR") or home)
         self.embedder = FastEmbedEmbedder(resolve_embedding_model(models_home), threads=self.settings.n_threads)
-        self.db = Database(self.db_path, self.key.key, clock.now)
+        self.db, self.key = open_database(self.db_path, self.key, clock.now)
         self.store = MemoryStore(self.db, self.embedder)
         self.transcript = Transcript(self.db)
         reembedded = vectors.ensure_model(self.db.conn, self.embedder, progress)
         if reembedded:
             log.info("re-embedded %d memories with %s", reembedded, self.embedder.model_id)
+        check_at_startup(self.db, self.embedder)
         if self.settings.key_source != self.key.source:
             self.settings.key_source = self.key.source
             self.settings.save(home)

@@ -33,6 +33,8 @@ class DbKey:
 
 
 def _apply_key(conn, key: DbKey) -> None:
+    # SQLCipher logs a failed decryption to stderr itself; the StoreError below is the one message.
+    conn.execute("PRAGMA cipher_log_level = NONE")
     conn.execute(f"PRAGMA key = {key.pragma_value()}")
 
 

@@ -128,10 +128,17 @@ class MemoryStore:
         unknown = set(changes) - EDITABLE
         if unknown:
             raise InvalidInput(f"These fields cannot be edited: {', '.join(sorted(unknown))}.")
-        before = self.get(memory_id)
-        after = self._normalized(replace(before, **changes, updated_at=self.db.now()))
-        vec = self.embedder.embed([after.content])[0] if after.content != before.content else None
+        # Embed outside the write lock, but read the row inside it: a copy read before the lock could be
+        # stale (another thread or process wrote meanwhile) and writing it back would undo that change.
+        new_text = _content(changes["content"]) if isinstance(changes.get("content"), str) else None
+        vec = self.embedder.embed([new_text])[0] if new_text and len(new_text) <= MAX_CONTENT else None
         with self.db.transaction() as conn:
+            before = self.get(memory_id)
+            after = self._normalized(replace(before, **changes, updated_at=self.db.now()))
+            if after.content == before.content:
+                vec = None
+            elif vec is None or after.content != new_text:
+                vec = self.embedder.embed([after.content])[0]
             rid = conn.execute("SELECT rid FROM memories WHERE id = ?", (memory_id,)).fetchone()[0]
             sets = ", ".join(f"{c} = ?" for c in _COLUMNS if c != "id")
             conn.execute(f"UPDATE memories SET {sets} WHERE id = ?",
@@ -145,8 +152,9 @@ class MemoryStore:
 
     def reinforce(self, memory_id: str, reason: str = "said again", quote: str | None = None) -> Memory:
         """A memory heard again: more hits, full strength, last seen now."""
-        m = self.get(memory_id)
-        return self.update(memory_id, reason=reason, strength=1.0, confidence=min(1.0, m.confidence + 0.05))
+        with self.db.transaction():  # read and write under one lock, so two reinforcements both count
+            m = self.get(memory_id)
+            return self.update(memory_id, reason=reason, strength=1.0, confidence=min(1.0, m.confidence + 0.05))
 
     def supersede(self, old_id: str, new: Memory, reason: str) -> Memory:
         """Replace an active memory by a new one that states the change; the old one leaves the active set."""
@@ -168,7 +176,7 @@ class MemoryStore:
                 "WHERE id = ?", [(now, i) for i in ids])
 
     def _normalized(self, m: Memory) -> Memory:
-        content = " ".join(clean(m.content).split())
+        content = _content(m.content)
         if not content:
             raise InvalidInput("A memory needs some text.")
         if len(content) > MAX_CONTENT:
@@ -187,6 +195,11 @@ class MemoryStore:
             "INSERT INTO memory_history(memory_id, action, before, after, at, reason) VALUES (?, ?, ?, ?, ?, ?)",
             (memory_id, action, _dumps(before), _dumps(after), self.db.now(), reason),
         )
+
+
+def _content(text: str) -> str:
+    """A memory's text as stored: control characters dropped, whitespace collapsed."""
+    return " ".join(clean(text).split())
 
 
 def _check_category(category: str) -> None:

@@ -1,0 +1,216 @@
+"""Keeping the store sound: opening it (finishing an interrupted re-key), the start-up check, and re-keying.
+
+A re-key never leaves the user locked out: a new keyring key is first parked under a "pending"
+account, the file is re-encrypted, re-opened with the new key and checked, and only then does the
+keyring's main entry change. If the process dies after the file was re-encrypted but before the
+keyring learned the key, the next start finds the pending key, opens with it and finishes the job.
+"""
+from __future__ import annotations
+
+import getpass
+import logging
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import keyring
+import keyring.errors
+
+from app.errors import AppError
+from app.keys import SERVICE, KeyChoice, _account, keyring_available, new_raw_key, store_new_key
+from memory import repair
+from memory.database import Database
+from memory.db import DatabaseError, DbKey, checkpoint, connect
+from memory.errors import StoreError
+from memory.protocols import Embedder
+
+if TYPE_CHECKING:
+    from app.companion import Companion
+
+log = logging.getLogger(__name__)
+NEW_KEY_ENV = "COMPANION_NEW_DB_KEY"
+MIN_PASSPHRASE = 8
+
+
+def _pending_account(db_path: Path) -> str:
+    return f"database-key-pending:{db_path.resolve()}"
+
+
+def _damaged(db_path: Path, exc: Exception) -> StoreError:
+    return StoreError(f"The database at {db_path} is damaged ({exc}). Nothing was changed; restore it from a "
+                      "backup, or move it away to start with an empty memory.")
+
+
+# -- opening --------------------------------------------------------------------------------------
+def open_database(db_path: Path, choice: KeyChoice, clock) -> tuple[Database, KeyChoice]:
+    """Open the encrypted database; if the key fails and an interrupted re-key left a pending key, use it."""
+    try:
+        return Database(db_path, choice.key, clock), choice
+    except DatabaseError as exc:
+        raise _damaged(db_path, exc) from exc
+    except StoreError:
+        pending = _pending_key(db_path) if choice.source == "keyring" else None
+        if pending is None:
+            raise
+    try:
+        db = Database(db_path, pending, clock)
+    except (StoreError, DatabaseError):
+        raise StoreError(f"Could not decrypt the database at {db_path}: the key is wrong or the file is damaged. "
+                         "Nothing was changed.") from None
+    store_new_key(db_path, pending)
+    _forget_pending(db_path)
+    log.warning("finished an interrupted key change: the new key is now the one in the keyring")
+    return db, KeyChoice(pending, "keyring")
+
+
+def check_at_startup(db: Database, embedder: Embedder) -> repair.Consistency:
+    """Compare memories, full-text index and vectors row for row; re-index what disagrees and log one line."""
+    try:
+        found = repair.repair(db, embedder)
+    except DatabaseError as exc:
+        raise _damaged(db.path, exc) from exc
+    if not found.clean:
+        log.warning("start-up check repaired the memory index: %s", found.summary())
+    return found
+
+
+def _pending_key(db_path: Path) -> DbKey | None:
+    try:
+        secret = keyring.get_password(SERVICE, _pending_account(db_path))
+    except keyring.errors.KeyringError:
+        return None
+    return DbKey(secret, "raw") if secret else None
+
+
+def _forget_pending(db_path: Path) -> None:
+    try:
+        keyring.delete_password(SERVICE, _pending_account(db_path))
+    except keyring.errors.KeyringError:  # nothing parked (PasswordDeleteError) or the keyring went away
+        pass
+
+
+# -- re-keying ------------------------------------------------------------------------------------
+@dataclass
+class KeyChange:
+    """What a re-key did: where the new key lives, and what the re-opened database holds."""
+
+    source: str
+    memories: int
+    messages: int
+    previous_source: str = "keyring"
+
+    def describe(self) -> str:
+        if self.source != "keyring":
+            where = "from now on start Companion with COMPANION_DB_KEY set to the new passphrase"
+        elif self.previous_source != "keyring":
+            where = "the new key is in your system keyring: stop setting COMPANION_DB_KEY"
+        else:
+            where = "the new key is in your system keyring"
+        return (f"re-encrypted the database under a new key and re-opened it (memories: {self.memories}, "
+                f"messages: {self.messages}); {where}.")
+
+
+def rotate_key(companion: Companion, new_passphrase: str | None = None) -> KeyChange:
+    """Re-encrypt the database under a new random keyring key, or under `new_passphrase`."""
+    old = companion.key
+    new = _new_choice(new_passphrase)
+    if new.source == "keyring":
+        _park(companion.db_path, new.key)  # also proves the keyring takes writes before anything changes
+    db = companion.db
+    before = _counts(db.conn)
+    with db.lock:
+        checkpoint(db.conn)
+        db.conn.execute(f"PRAGMA rekey = {new.key.pragma_value()}")
+        checkpoint(db.conn)
+    try:
+        after = _reopen_counts(db.path, new.key)
+        if after != before:
+            raise StoreError(f"the re-encrypted database holds {after} rows instead of {before}")
+    except (StoreError, DatabaseError) as exc:
+        with db.lock:  # put the old key back so the file and the keyring agree again
+            db.conn.execute(f"PRAGMA rekey = {old.key.pragma_value()}")
+            checkpoint(db.conn)
+        if new.source == "keyring":
+            _forget_pending(db.path)
+        raise AppError(f"The key change did not check out ({exc}); the database keeps its old key.") from exc
+    if new.source == "keyring":
+        store_new_key(db.path, new.key)
+        _forget_pending(db.path)
+    elif old.source == "keyring":
+        _drop_keyring_key(db.path)  # the old key opens nothing now; a stale entry would only mislead
+    companion.key = new
+    return KeyChange(new.source, *after, previous_source=old.source)
+
+
+def _new_choice(new_passphrase: str | None) -> KeyChoice:
+    if new_passphrase is not None:
+        if len(new_passphrase.strip()) < MIN_PASSPHRASE:
+            raise AppError(f"The new passphrase must have at least {MIN_PASSPHRASE} characters.")
+        return KeyChoice(DbKey(new_passphrase, "passphrase"), "passphrase")
+    if not keyring_available():
+        raise AppError("No system keyring is available to keep a new random key; use --passphrase to re-key "
+                       f"with a passphrase of your choice ({NEW_KEY_ENV}).")
+    return KeyChoice(new_raw_key(), "keyring")
+
+
+def _park(db_path: Path, key: DbKey) -> None:
+    try:
+        keyring.set_password(SERVICE, _pending_account(db_path), key.secret)
+        if keyring.get_password(SERVICE, _pending_account(db_path)) != key.secret:
+            raise AppError("The system keyring did not keep the new key; the database keeps its old key.")
+    except keyring.errors.KeyringLocked as exc:
+        raise AppError("Your system keyring is locked. Unlock it and try again; nothing was changed.") from exc
+    except keyring.errors.KeyringError as exc:
+        raise AppError(f"The system keyring refused the new key ({exc}); nothing was changed.") from exc
+
+
+def _drop_keyring_key(db_path: Path) -> None:
+    try:
+        keyring.delete_password(SERVICE, _account(db_path))
+    except keyring.errors.KeyringError:
+        pass
+
+
+def _counts(conn) -> tuple[int, int]:
+    return (conn.execute("SELECT count(*) FROM memories").fetchone()[0],
+            conn.execute("SELECT count(*) FROM messages").fetchone()[0])
+
+
+def _reopen_counts(db_path: Path, key: DbKey) -> tuple[int, int]:
+    """Open the file afresh with the new key, check its pages and count its rows."""
+    conn = connect(db_path, key)
+    try:
+        status = conn.execute("PRAGMA quick_check").fetchone()[0]
+        if status != "ok":
+            raise StoreError(f"quick_check says {status}")
+        return _counts(conn)
+    finally:
+        conn.close()
+
+
+# -- command line (the parser is in app/cli.py, which stays light to import) ---------------------
+def key_rotate(args, home, clock) -> int:
+    """Re-key the profile's database and say where the new key lives."""
+    from app.commands import opened
+    new_passphrase = _read_new_passphrase() if args.passphrase else None
+    with opened(args, home, clock) as c:
+        change = rotate_key(c, new_passphrase)
+    print(change.describe())
+    return 0
+
+
+def _read_new_passphrase() -> str:
+    given = os.environ.get(NEW_KEY_ENV)
+    if given:
+        return given
+    if not sys.stdin.isatty():
+        raise AppError(f"Set {NEW_KEY_ENV} to the new passphrase (no terminal to type it in).")
+    first = getpass.getpass("New passphrase: ")
+    if getpass.getpass("Again: ") != first:
+        raise AppError("The two passphrases differ; nothing was changed.")
+    return first
+
+
+COMMANDS = {("key", "rotate"): key_rotate}
