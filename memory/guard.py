@@ -167,6 +167,9 @@ def _is_question(sentence: str) -> bool:
     s = sentence.strip()
     if STYLE_REQUEST.search(s):
         return False
+    lead = re.split(r"[,，]", s)[0].strip()
+    if lead != s and re.match(r"(?:I\b|I'm\b|I've\b|my\b|我(?!们))", lead, I) and not re.search(r"[?？]|吗$", lead):
+        return False  # "I'm a nurse, how about you?" states something first
     zh_question = re.search(r"(?:吗|(?<![什怎这那多])么)\s*$", s) or (
         re.search(r"呢\s*$", s) and re.search(r"什么|怎么|为什么|哪|谁|几|多少|啥", s))
     return bool(re.search(r"[?？]\s*$", s) or zh_question) or bool(

@@ -24,7 +24,7 @@ OBJ_STOP = (r"(?=\s*(?:[,.!?;:…()\n\"]|—|–|\s-\s|$)|\s+(?:lately|recently|
             r"couple\s+of)\s+(?:days?|weeks?|months?|years?)|this\s+(?:morning|week|month|year))\b)")
 OBJ = r"(?P<obj>[^\s,.!?;:][^,.!?;:\n]{0,40}?)" + OBJ_STOP
 BAD_OBJ = re.compile(
-    r"^(?:it|that|this|these|those|you|them|him|her|it when|when|how|what|the way|to|being|myself|"
+    r"^(?:it|that|this|these|those|you|your|yours|them|him|her|it when|when|how|what|the way|to|being|myself|"
     r"people|everything|nothing|anything|everyone|everybody|someone|so|because|going|getting|having|"
     r"doing|here|there|the moon|me|us|one|a lot|lots|my job|work|the spot|on|by|at|in|for|with|"
     r"trying|caring|talking|thinking|feeling)\b", I)
@@ -35,7 +35,11 @@ NAME_STOP = frozenset(
     "sick late early ready in on at the a an very pretty kinda always never currently now from "
     "working living moving trying learning obsessed over into out off up down later tomorrow anytime whenever "
     "when if sometime maybe crazy every everyday back tonight again anything something names that this what "
-    "first last only".split())
+    "first last only italian mexican german french spanish japanese korean indian irish scottish welsh "
+    "australian brazilian filipino filipina vietnamese russian polish dutch swedish norwegian danish greek turkish "
+    "egyptian nigerian kenyan pakistani iranian persian israeli arab latino latina hispanic black white buddhist "
+    "hindu atheist mormon republican democrat autistic thai cuban colombian peruvian chilean argentinian "
+    "ukrainian portuguese african european american british".split())
 ENDEARMENTS = frozenset(
     "buddy pal dude bro sweetie honey babe baby darling dear sir ma'am madam champ kiddo mate "
     "friend sweetheart love hun hon boss chief kid sport girl boy man".split())

@@ -30,7 +30,7 @@ DEST_EN = re.compile(
     r"(?P<why>\s+(?i:for\s+(?:our|my|his|her|their|a)\s+[\w']+(?:\s+[\w']+)?|to\s+(?:see|visit)\s+(?:my\s+)?[\w']+))?")
 TRIP_EN = re.compile(
     r"\b(?P<how2>driving|going|heading|road[- ]tripping|flying|traveling|travelling|taking\s+the\s+train)\s+(?:up\s+|down\s+|out\s+|"
-    r"over\s+|back\s+)?to\s+(?:the|my|our|his|her)\s+(?P<dest2>(?!(?:gym|office|store|shop|mall|class|church|bathroom|kitchen|"
+    r"over\s+|back\s+)?to\s+(?P<art>the|my|our|his|her)\s+(?P<dest2>(?!(?:gym|office|store|shop|mall|class|church|bathroom|kitchen|"
     r"supermarket|bank|library|doctor|dentist)\b)[a-z][\w'-]*(?:\s+(?!(?:on|in|at|for|the|this|next|tomorrow|tonight|day)\b)"
     r"[a-z][\w'-]*)?)", re.IGNORECASE)
 MOD_STOP = frozenset("is was are the a an my our his her their got have has had booked finally i we and of for to at "
@@ -82,7 +82,7 @@ def _travel(text: str, sent: Span, prev: Span | None) -> tuple[str, Span] | None
     for span in (sent, prev):
         local = TRIP_EN.search(span.text) if span is sent else None
         if local:
-            return f"Trip to the {local['dest2']}", span
+            return f"Trip to {third_person(local['art'].lower())} {local['dest2']}", span
         found = DEST_EN.search(span.text) if span else None
         if found and (TRAVEL_EN.search(sent.text) or found["how"].lower().startswith(("flight", "trip"))):
             kind = "Flight" if found["how"].lower().startswith("flight") else "Trip"

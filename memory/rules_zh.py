@@ -22,7 +22,8 @@ PLACE = rf"(?P<p>(?:(?!在|住)[{HAN}]){{2,8}}?)" + END + r"|离|附近|这边|�
 OBJ = (rf"(?P<obj>《[^》]{{1,20}}》|[{HAN}A-Za-z0-9·]{{1,12}}?)" + END
        + r"|了|啦|呀|啊|的时候|已经|一周|每天|每周|因为|所以|但|真的|太|简直|超|特别|吗|呢|，)")
 TOPICAL = rf"(?:^|(?<=[，。！？,.!?\s]))(?P<obj>《[^》]{{1,20}}》|[^，。！？,.!?\s我]{{1,10}}?)我?(?:是|也|现在)?"
-BAD_NAME = re.compile(r"^(?:了|过|着|不|他|她|你|人|外卖|车|起床|吃饭|一声|过去|出来|去|来|妈|爸|什么|啥|叫|是|[吧啊呀哦哈嘛呢啦哟喔]$)")
+BAD_NAME = re.compile(r"^(?:了|过|着|不|他|她|你|人|外卖|车|起床|吃饭|一声|过去|出来|去|来|妈|爸|什么|啥|叫|是|回|早|晚|多|少|别|快|"
+                      r"赶|帮|给|做|吃|喝|睡|起|出|进|上|下|把|跟|和|在|到|等|[吧啊呀哦哈嘛呢啦哟喔]$)")
 ZAI = r"(?<![现正还实存好])在"
 SURNAMES = ("王|李|张|刘|陈|杨|黄|赵|吴|周|徐|孙|马|朱|胡|郭|何|高|林|罗|郑|梁|谢|宋|唐|许|韩|冯|邓|曹|彭|曾|肖|田|董|袁|潘|于|"
             "蒋|蔡|余|杜|叶|程|苏|魏|吕|丁|任|沈|姚|卢|姜|崔|钟|谭|陆|汪|范|金|石|廖|贾|夏|韦|付|方|白|邹|孟|熊|秦|邱|江|尹|"
@@ -233,7 +234,7 @@ def _topic_head(obj: str) -> str:
 def _pref(m: re.Match, text: str, template: str, polarity: int) -> Candidate | None:
     """A like/dislike from a match with an "obj" group; `template` holds "{obj}"."""
     obj = m["obj"]
-    if not obj or re.match(r"^(?:你|上你|我|他|她|的|了|吗|这|那|它)", obj) or obj in ("了", "的"):
+    if not obj or re.match(r"^(?:你|上你|我|他|她|的|了|吗|这|那|它)", obj) or re.fullmatch(rf"(?:{ZH_VERBS}|了|的|都|也)", obj):
         return None
     if m.start("obj") == 0 or text[m.start("obj") - 1] in "，。！？,.!? ":
         obj = _topic_head(obj)

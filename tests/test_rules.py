@@ -140,6 +140,27 @@ def test_a_reversal_is_negative_and_says_so():
     assert len(c) == 1 and c[0].polarity == -1 and "no longer" in c[0].content.lower()
 
 
+@pytest.mark.parametrize("text", [
+    "I like your answer", "I'm Italian", "call me crazy but I think it'll work", "call me when you're free",
+    "I live in a tiny apartment", "I stopped by the store", "I love how you explain things", "I'm going to bed",
+    "I can't stand when people chew loudly", "I'm over here waiting lol", "I'm 5 minutes away", "I'm at work",
+    "我妈叫我回家吃饭", "叫我起床", "我叫了外卖", "我是王者荣耀的老玩家", "我超喜欢你", "我朋友是医生", "他在北京工作",
+    "我朋友在上海当律师，挣得可多了", "我很喜欢这个回答", "你能帮我写个请假条吗",
+])
+def test_ordinary_chat_yields_no_memory(text):
+    assert kept(text) == []
+
+
+@pytest.mark.parametrize("text,category,word", [
+    ("I'm a nurse, how about you?", "profile", "nurse"),
+    ("我是一名护士，你呢？", "profile", "护士"),
+    ("my sister is a nurse and she's always exhausted", "relationship", "sister"),
+])
+def test_a_fact_followed_by_a_question_is_kept(text, category, word):
+    c = find(kept(text), category, word)
+    assert not (category == "relationship" and c.content.startswith("Works as"))
+
+
 def test_assistant_words_are_never_user_facts():
     assistant = "Honestly I'm a huge jazz person, I love Coltrane."
     assert extract_candidates("cool", assistant, TODAY) == []
