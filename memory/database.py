@@ -53,10 +53,10 @@ class Database:
         with self.lock:
             return self.conn.execute(sql, params).fetchall()
 
-    def checkpoint(self) -> None:
-        """Flush the WAL into the main file and truncate it."""
+    def checkpoint(self) -> bool:
+        """Flush the WAL into the main file and truncate it; False if another connection's reader prevented it."""
         with self.lock:
-            checkpoint(self.conn)
+            return checkpoint(self.conn)
 
     def close(self) -> None:
         """Checkpoint and close."""

@@ -82,6 +82,7 @@ def rekey(conn, new_key: DbKey) -> None:
     conn.execute(f"PRAGMA rekey = {new_key.pragma_value()}")
 
 
-def checkpoint(conn) -> None:
-    """Move everything from the WAL into the main file and truncate the WAL."""
-    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+def checkpoint(conn) -> bool:
+    """Move everything from the WAL into the main file and truncate the WAL; False if a reader prevented it."""
+    busy, _, _ = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+    return busy == 0

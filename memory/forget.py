@@ -41,17 +41,34 @@ def forget(store: MemoryStore, memory_ids: list[str]) -> ForgetReceipt:
             conn.execute("DELETE FROM memories WHERE rid = ?", (rid,))
             # A memory that this one had superseded points at nothing now.
             conn.execute("UPDATE memories SET superseded_by = NULL WHERE superseded_by = ?", (m.id,))
+        _scrub_shared_quotes(conn, [m.quote for m in memories if m.quote])
         _scrub_logs(conn, {m.id for m in memories}, texts)
         conn.execute("DELETE FROM meta WHERE key = 'memory_index'")
         conn.execute("INSERT INTO memories_fts(memories_fts) VALUES ('optimize')")
-    store.db.checkpoint()
-    return _verify(store, [m.id for m in memories], texts)
+    wal_clean = store.db.checkpoint()
+    return _verify(store, [m.id for m in memories], texts, wal_clean)
 
 
 def forget_all(store: MemoryStore) -> ForgetReceipt:
     """Forget every memory, whatever its status."""
     ids = [m.id for m in store.list(status="all")]
     return forget(store, ids)
+
+
+def _scrub_shared_quotes(conn, quotes: list[str]) -> None:
+    """Memories drawn from the same words keep their content but lose a quote that overlaps a forgotten one.
+
+    One message can yield several memories whose quotes repeat each other ("My name is Alice and I live
+    in Paris"); forgetting where the user lives must not leave it in the name memory's quote or history.
+    """
+    if not quotes:
+        return
+    for memory_id, quote in conn.execute("SELECT id, quote FROM memories WHERE quote IS NOT NULL").fetchall():
+        if any(quote in q or q in quote for q in quotes):
+            conn.execute("UPDATE memories SET quote = NULL WHERE id = ?", (memory_id,))
+            for column in ("before", "after"):
+                conn.execute(f"UPDATE memory_history SET {column} = json_set({column}, '$.quote', NULL) "
+                             f"WHERE memory_id = ? AND {column} IS NOT NULL", (memory_id,))
 
 
 def _scrub_logs(conn, ids: set[str], texts: set[str]) -> None:
@@ -71,7 +88,7 @@ def _mentions(item, ids: set[str], texts: set[str]) -> bool:
     return any(i in blob for i in ids) or any(t in blob for t in texts)
 
 
-def _verify(store: MemoryStore, ids: list[str], texts: set[str]) -> ForgetReceipt:
+def _verify(store: MemoryStore, ids: list[str], texts: set[str], wal_clean: bool) -> ForgetReceipt:
     needles = [t.encode("utf-8") for t in texts]
     checked, found_in = [], []
     tables = [r[0] for r in store.db.read("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
@@ -82,7 +99,9 @@ def _verify(store: MemoryStore, ids: list[str], texts: set[str]) -> ForgetReceip
         if _table_contains(store, table, needles):
             found_in.append(table)
     sessions = _sessions_mentioning(store, texts)
-    checked.append("write-ahead log (checkpointed)")
+    checked.append("write-ahead log (checkpointed)" if wal_clean else "write-ahead log")
+    if not wal_clean:  # a reader pinned older pages there; they go when it closes and the WAL is checkpointed
+        found_in.append("write-ahead log (another connection is still reading it)")
     return ForgetReceipt(forgotten=ids, verified=not found_in, checked=checked, found_in=found_in,
                          mentioned_in_sessions=sessions)
 
