@@ -8,6 +8,7 @@ import os
 import sys
 from typing import Callable, Sequence
 
+from app import cli_consolidate
 from app.clock import Clock
 from app.errors import USER_ERRORS, AppError
 from app.settings import resolve_home
@@ -96,6 +97,7 @@ def _memory_parsers(m) -> None:
     ex.add_argument("--format", choices=("json", "md"), default="json")
     ex.add_argument("-o", "--output")
     m.add_parser("import").add_argument("file")
+    cli_consolidate.add_parsers(m)
 
 
 DesktopLauncher = Callable[..., int]

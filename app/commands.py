@@ -9,7 +9,7 @@ from datetime import date
 from pathlib import Path
 from typing import Iterator
 
-from app import maintenance
+from app import cli_consolidate, maintenance
 from app.chat import ChatService
 from app.clock import Clock
 from app.companion import Companion
@@ -302,3 +302,4 @@ COMMANDS = {
     ("sessions", "list"): sessions_list, ("sessions", "show"): sessions_show, ("sessions", "delete"): sessions_delete,
 }
 COMMANDS.update(maintenance.COMMANDS)
+COMMANDS.update(cli_consolidate.COMMANDS)
