@@ -79,8 +79,9 @@ def precheck(lock: RunLock, now: datetime, gates: Gates, force: bool) -> str | N
     if not gates.enabled:
         return "consolidation is turned off in settings"
     last = lock.state().last_run
-    if last is not None and now - last < timedelta(hours=gates.min_hours):
-        hours = max(0.0, (now - last).total_seconds() / 3600)
+    # A last run "in the future" means the clock was moved back (or fixed by --today): it blocks nothing.
+    if last is not None and timedelta(0) <= now - last < timedelta(hours=gates.min_hours):
+        hours = (now - last).total_seconds() / 3600
         return f"the last run was {hours:.1f} h ago; runs are at least {gates.min_hours:g} h apart"
     return None
 
@@ -358,8 +359,9 @@ class _Run:
             conn.executemany("UPDATE memories SET strength = ? WHERE id = ?", updates)
             _set_meta(conn, "decay_through", mark.replace(microsecond=0).isoformat())
             if updates:
-                self._note(conn, "decayed", None, f"{len(updates)} memories unused for over {DECAY_DAYS} days "
-                                                  f"lost strength (×{DECAY} per {DECAY_DAYS} days)")
+                n = len(updates)
+                self._note(conn, "decayed", None, f"{n} memor{'y' if n == 1 else 'ies'} unused for over "
+                                                  f"{DECAY_DAYS} days lost strength (×{DECAY} per {DECAY_DAYS} days)")
         self.result.decayed = len(updates)
 
     def _soft_expire(self) -> None:

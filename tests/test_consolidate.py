@@ -317,6 +317,8 @@ def test_gates_enabled_time_and_sessions(store, lock, clock):
     assert consolidate(store, lock, force=True).ran  # --force skips time and sessions
     clock.set("2026-12-01T11:00:00")
     assert "only 0 sessions" in consolidate(store, lock).skipped_reason
+    clock.set("2026-11-28T11:00:00")  # the clock went back: a "future" last run blocks nothing by itself
+    assert "only 0 sessions" in consolidate(store, lock).skipped_reason
 
 
 def test_the_lock_blocks_while_held_and_a_stale_one_is_reclaimed(store, lock, clock, tmp_path):
