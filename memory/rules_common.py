@@ -133,7 +133,7 @@ TRAILERS = re.compile(
     r"too|as well|though|now|again|ever|either)$", re.I)
 GERUNDS = re.compile(r"^(?:drinking|eating|playing|doing|watching|listening to|going to|"
                      r"reading|having|using|smoking)\s+", re.I)
-ZH_VERB_HEAD = re.compile(r"^(?:打|练|玩|看|吃|喝|听|追|刷|学|做|去|跑)(?=[\u4e00-\u9fff]{2})")
+ZH_VERB_HEAD = re.compile(r"^(?:打|练|玩|看|吃|喝|听|追|刷|学|做|去|跑)(?=[\u4e00-\u9fff]{2}|(?<!跑)(?<!学)[\u4e00-\u9fff]$)")
 
 
 def norm_object(obj: str) -> str:

@@ -123,7 +123,12 @@ def _q(m: re.Match, text: str) -> str:
 
 
 def _name(raw: str) -> str | None:
-    name = raw.strip(" .,!?'\"")
+    name = raw.strip(" ,!?'\"")
+    title = re.match(r"(?:Dr|Mr|Mrs|Ms|Mx|Prof|Professor|Coach|Doctor|Captain|Miss)\.?\s+(?=[A-Z])", name)
+    if title:
+        rest = _name(name[title.end():])
+        return f"{title.group(0)}{rest}" if rest else None
+    name = name.strip(".")
     if not name or name.lower() in NAME_STOP or name.lower() in ENDEARMENTS or not name.isalpha():
         return None
     return name[:1].upper() + name[1:]
@@ -293,7 +298,8 @@ PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
      _b_name),
     (re.compile(r"(?i:\b(?:I'm|I\s+am|im|this\s+is)\s+)(?P<name>[A-Z][a-z]+)"
                 r"(?=\s*(?:[,.!?;)]|—|–|-|$)|\s+(?i:btw|by the way|here|lol|haha|and|from|\())"), _b_name),
-    (re.compile(r"\b(?:call|calls|calling)\s+me\s+(?P<name>[A-Za-z][\w-]*)", I), _b_address),
+    (re.compile(r"\b(?:call|calls|calling)\s+me\s+(?P<name>(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof|Professor|Coach|Doctor|Captain|Miss)\.?\s+)?"
+                r"[A-Za-z][\w-]*)", I), _b_address),
     (re.compile(r"\bI\s+(?:go|prefer to go)\s+by\s+(?P<name>[A-Za-z][\w-]*)", I), _b_address),
     (re.compile(r"\b(?:don'?t|do\s+not|never|stop|quit|not)\s+(?:\w+\s+)?(?:call|calling)\s+me\s+"
                 r"(?P<name>[\w'-]+(?:\s+[\w'-]+)?)(?=\s*(?:[,.!?;]|$)|\s+(?:anymore|please|again|ok|it)\b)", I),
@@ -352,7 +358,8 @@ PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(r"\bI\s+(?:just\s+)?(?P<verb>quit|left|lost)\s+my\s+job\b", I), _b_quit_job),
     (re.compile(r"\bI(?:'m|\s+am)?\s*(?:now\s+)?(?:live|living|based|located|reside|staying)\s+in\s+"
                 r"(?P<place>[A-Za-z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,2}(?:,\s*[A-Z]{2})?)", I), _b_city),
-    (re.compile(r"\bI\s+(?:just\s+|recently\s+|finally\s+)?(?P<moved>moved|relocated)\s+to\s+"
+    (re.compile(r"(?:\b(?:I|we)\s+|^|[.!?,]\s*)(?:(?:just|recently|finally|officially)\s+)?(?:have\s+|'ve\s+)?(?P<moved>moved|relocated)"
+                r"\s+to\s+"
                 r"(?P<place>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,2})"), _b_city),
     (re.compile(r"\bI(?:'m|\s+am)\s+(?:originally\s+)?from\s+(?P<place>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,2})"), _b_from),
     (re.compile(r"\bI(?:'m|\s+am)\s+(?:(?:now|fully|strictly|mostly|also|a|an|pretty|super)\s+)*(?P<diet>vegan|"
@@ -383,7 +390,7 @@ def _request_content(req: str) -> str:
     neg = re.match(r"(?:don't|do\s+not|never)\s+(?P<rest>.+)", req, I)
     if neg:
         return f"Does not want the companion to {neg['rest']}"
-    if re.match(r"(?:no\s+more|less|fewer)\b", req, I):
+    if re.match(r"(?:no\s+more|less|fewer|no)\b", req, I):
         return f"Wants {req}"
     return f"Wants the companion to {req}"
 
@@ -432,10 +439,11 @@ REQ_VERBS = (r"(?:stop|quit|avoid|not|start|try\s+to|tone\s+down|tone\s+it\s+dow
 FEEDBACK_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(r"\b(?:can|could|would|will)\s+you\s+(?:please\s+|maybe\s+|pls\s+|just\s+|kindly\s+|try\s+and\s+)*"
                 r"(?P<req>" + REQ_VERBS + r"[^?.!\n]*)", I), _b_request),
+    (re.compile(r"\b(?P<job>(?:[\w-]+\s+)?(?:" + JOBS + r"))\s+life\b(?!\s+(?:insurance|coach))", I), _b_job),
     (re.compile(r"\b(?:you\s+can|feel\s+free\s+to|you\s+don't\s+have\s+to|no\s+need\s+to)\s+(?:just\s+|totally\s+)?"
                 r"(?P<req>(?:drop|lose|skip|ditch|relax|stop|cut|be)\b[^?.!\n,]*)", I), _b_request),
-    (re.compile(r"(?:^|[.!?]\s*|,\s*|\b(?:also|and|oh|but|so|pls|please|ok|okay)\s+)(?:please\s+|pls\s+|just\s+)?"
-                r"(?P<req>(?:stop|quit|don't|do\s+not|never|avoid|tone\s+down|less|fewer|no\s+more|cut\s+(?:out|back\s+on|"
+    (re.compile(r"(?:^|[.!?:]\s*|,\s*|\b(?:also|and|oh|but|so|pls|please|ok|okay)\s+)(?:please\s+|pls\s+|just\s+)?"
+                r"(?P<req>(?:stop|quit|don't|do\s+not|never|avoid|tone\s+down|less|fewer|no\s+more|no(?=\s+[\w\s-]{2,30}?\s+please)|cut\s+(?:out|back\s+on|"
                 r"down\s+on)|keep|be\s+(?:more|less)|use\s+(?:less|fewer|more))\b[^?.!\n]*)", I), _b_request),
     (re.compile(r"\bI(?:'d|\s+would)\s+(?:rather|prefer)\s+(?:it\s+if\s+)?you\s+(?P<req>(?:didn't|did\s+not|don't|not|wouldn't|"
                 r"stopped|used|kept|were|just|talked|spoke|asked)\b[^.!?\n]*)", I), _b_rather_you),

@@ -163,6 +163,8 @@ PREFERENCE_RULES: list[tuple[re.Pattern[str], Builder]] = [
                 + KEEPS + r"|keeps\s+me\s+" + KEEPS + r"|my\s+happy\s+place|my\s+therapy|my\s+(?:whole\s+)?life|my\s+everything|my\s+"
                 r"(?:favou?rite|fav|fave)\s+(?:thing|food|show|band|song|game|hobby|sport|book|movie|snack|drink))\b", I),
      _b_sane_or_fav),
+    (re.compile(r"\b(?P<obj>[\w-]+(?:\s[\w-]+)?)\s+(?:always\s+|really\s+|just\s+)?(?:fixes\s+my\s+mood|makes\s+me\s+(?:so\s+)?happy|"
+                r"makes\s+my\s+day|calms\s+me\s+down|cheers\s+me\s+up|is\s+my\s+escape|clears\s+my\s+head)", I), _b_sane_or_fav),
     (re.compile(r"\b(?P<obj>[\w-]+(?:\s[\w-]+)?)\s+(?:tonight|today|later|tomorrow|this\s+\w+)\s*[,-]?\s*(?:it's\s+|which\s+is\s+)?"
                 r"(?:(?:honestly|literally|genuinely|easily|always|basically)\s+)?(?:my|the)\s+(?:favou?rite|best)\s+part\s+of\s+"
                 r"(?:my|the)\s+(?:week|day|month)", I), _b_sane_or_fav),

@@ -16,6 +16,7 @@ I = re.IGNORECASE
 EVENT_EN = re.compile(
     r"\b(?:performance\s+review|annual\s+review|review|evaluation|appraisal|close\s+on\s+(?:our|my|the|a)\s+(?:first\s+|new\s+)?"
     r"(?:house|home|apartment|condo|place)|closing|move-in|moving\s+out|lease\s+signing|"
+    r"baby\s+is\s+due|baby's\s+due|final(?=\s+(?:is|exam|on|tomorrow|next|this)\b|'s)|"
     r"exams?|tests?|finals|midterms?|quiz|interview|defen[cs]e|recital|concert|gig|flight|trip|vacation|"
     r"wedding|birthday|anniversary|appointment|surgery|operation|procedure|check-?up|physical|scan|biopsy|"
     r"deadline|presentation|performance|audition|tryout|game|match|race|marathon|half[- ]marathon|graduation|"
@@ -46,7 +47,7 @@ EVENT_ZH = re.compile(
     r"毕业典礼|毕业|典礼|出发|航班|飞机|飞往|旅行|旅游|出差|演唱会|音乐会|比赛|演出|开学|入职|报到|搬家|聚会|约会|"
     r"雅思|托福|高考|中考|会议|汇报|截止|发布会|展览|预产期|纪念日|年会|路演|试讲|考级|比赛|马拉松|婚宴|相亲|回国|回家|"
     r"拔牙|智齿|补牙|看牙|牙医|洗牙|做手术|开刀|产检|打疫苗|签证|演讲|考驾照|科目[一二三四]|路考|答辩|开庭|搬新家|入学|报名|"
-    r"见导师|见客户|见家长|见面|开会|约了|预约|复诊|婚检|考核|述职|汇报|交论文|截稿|上岗|开题|中期|评审")
+    r"见[^，。！？]{0,5}(?:爸妈|父母|家长)|见导师|见客户|见家长|见面|开会|约了|预约|复诊|婚检|考核|述职|汇报|交论文|截稿|上岗|开题|中期|评审")
 
 
 def _future(text: str, today: date) -> list[DateMention]:

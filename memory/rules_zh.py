@@ -17,7 +17,7 @@ from memory.rules_common import candidate, clause_at, clauses, norm_object, quot
 Builder = Callable[[re.Match, str], "Candidate | None"]
 HAN = r"\u4e00-\u9fff"
 END = r"(?=[，。！？,.!?~～\s、；;]|$"
-NAME = rf"(?P<n>[{HAN}A-Za-z]{{1,4}}?)" + END + r"|就|吧|啊|呀|哦|哈|嘛|呢|啦|哟|喔|了|[(（]|好了|也行)"
+NAME = rf"(?P<n>[A-Za-z][A-Za-z.'-]{{0,15}}?|[{HAN}]{{1,4}}?)" + END + r"|就|吧|啊|呀|哦|哈|嘛|呢|啦|哟|喔|了|[(（]|好了|也行)"
 PLACE = rf"(?P<p>(?:(?!在|住)[{HAN}]){{2,8}}?)" + END + r"|离|附近|这边|那边|旁边|一带|的|了|啦|呢|和|跟|上班|工作|，)"
 OBJ = (rf"(?P<obj>《[^》]{{1,20}}》|[{HAN}A-Za-z0-9·]{{1,12}}?)" + END
        + r"|了|啦|呀|啊|的时候|已经|一周|每天|每周|因为|所以|但|真的|太|简直|超|特别|吗|呢|，)")
@@ -49,7 +49,7 @@ STYLE = [(r"感叹号", "exclamation"), (r"表情|emoji", "emoji"), (r"问号|�
          (r"建议|鸡汤|说教|大道理|讲道理", "advice"), (r"简短|简洁|啰嗦|废话|长篇大论|字数|篇幅|太长|短一点|短点", "length"),
          (r"(?:那么|这么|太|很|好)长|长消息|长文|字太多", "length"), (r"玩笑|段子|幽默", "humor"), (r"语气|温柔|正式|口语|客套|官方|敷衍|书面", "tone"), (r"列表|分点|markdown", "format"),
          (r"说话|回复|回答|聊天|消息", "style")]
-DIRECTIVE = re.compile(r"别|不要|少|多|能不能|可不可以|请|希望|一点|一些|就行|就好|不用|简短|简洁")
+DIRECTIVE = re.compile(r"别|不要|少|多|能不能|可不可以|可以|能用|请|希望|一点|一些|就行|就好|不用|简短|简洁")
 
 
 def _q(m: re.Match, text: str) -> str:
@@ -293,7 +293,9 @@ PREFERENCE_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(TOPICAL + r"(?:真的|实在|已经|早就|都)*(?P<v>看|吃|听|玩|刷|追|喝)?腻了"), _b_tired),
     (re.compile(r"(?P<v>看|吃|听|玩|刷|追|喝)腻了" + OBJ), _b_tired),
     (re.compile(TOPICAL + rf"(?:已经|早就|现在|都|就|也)*不(?:再|想|想再)?(?P<v>{ZH_VERBS})了"), _b_stopped),
-    (re.compile(rf"(?:已经|早就|现在)*不再?(?P<v>{ZH_VERBS})" + OBJ.replace("|了|", "|") + "了"), _b_stopped),
+    (re.compile(rf"(?:已经|早就|现在)*不再?(?P<v>{ZH_VERBS})" + OBJ + "了"), _b_stopped),
+    (re.compile(rf"对(?P<obj>[{HAN}A-Za-z]{{1,8}}?)(?:完全|根本|一点|简直)?(?:没有抵抗力|没抵抗力|上瘾|情有独钟|特别感兴趣|很感兴趣|着迷|毫无抵抗力)"),
+     _b_my_life),
     (re.compile(r"(?P<v>戒了|戒掉了|放弃了|不再喜欢)" + OBJ), _b_quit),
     (re.compile(r"(?:已经|早就)?(?P<v>戒)(?:掉)?" + OBJ.replace("(?P<obj>", "(?P<obj>(?!了)") + "了"), _b_quit),
     (re.compile(TOPICAL + r"(?:已经|早就)?(?P<v>戒了|卸载了|删了|退坑了|弃坑了|取关了)"), _b_quit),
@@ -386,7 +388,7 @@ def feedback(text: str) -> list[Candidate]:
                 continue
             if not re.search(r"你|^(?:以后|平时|今后|还有|另外|也|那)?(?:别|不要|少|多|请|说话|回复|回答|能不能|可不可以)", cl.text):
                 continue
-            body = re.sub(r"能不能|可不可以|可以|请|麻烦|好吗|行吗|好不好|跟你|和你", "", cl.text)
+            body = re.sub(r"能不能|可不可以|可以|请|麻烦|好吗|行吗|好不好|跟你|和你|吗$|[吗?？]+$", "", cl.text)
             content = "希望" + zh_clean(body)
             start = cl.start
             if j and re.search(r"(?:的时候|时)$", parts[j - 1].text):
