@@ -147,7 +147,8 @@ STYLE_REQUEST = re.compile(r"\b(?:can|could|would|will)\s+you\s+(?:please\s+|may
                            r"be\s+(?:more|less)|tone|use|call|cut|go\s+easy|lay\s+off|ease\s+up|try)\b|"
                            r"(?:能不能|可不可以|可以|能)(?:别|不要|少|多|不|叫|说话|回复|用)", I)
 FACT_CUE = re.compile(r"\bmy\s+(?:name|job|wife|husband|partner|girlfriend|boyfriend|sister|brother|mom|dad|kid|son|daughter)\b|"
-                      r"\bI(?:'m|\s+am)\s+(?:a|an)\s+\w+|\bI\s+(?:work|live|moved)\b|我叫|我住|我在.{1,8}(?:上班|工作)|我的(?:名字|职业)", I)
+                      r"\bI(?:'m|\s+am)\s+(?:a|an)\s+\w+|\bI\s+(?:work|live|moved)\b|我叫|我(?:现在|目前|一直)?住|我(?:现在|目前)?在.{1,8}(?:上班|工作)|"
+                      r"我的(?:名字|职业)", I)
 
 
 def _strip(text: str) -> str:
@@ -189,9 +190,19 @@ def sentence_trivia(sentence: str) -> str | None:
         return "a request for help, not a fact about the user"
     if _is_question(s):
         return "a question, not a statement"
-    if CHITCHAT.search(s) and not LIKES.search(s) and not FACT_CUE.search(s):
+    if CHITCHAT.search(s) and not LIKES.search(s) and not FACT_CUE.search(s) and not _has_other_clause(s):
         return "one-off chit-chat (weather, traffic, meals)"
     return None
+
+
+def _has_other_clause(sentence: str) -> bool:
+    """True when a sentence about the weather (or a meal) also says something else of substance."""
+    for clause in re.split(r"[,，;；]|\s+(?:and|but|so)\s+|不过|但是", sentence):
+        clause = clause.strip()
+        substantial = len(re.findall(r"[\u4e00-\u9fff]", clause)) >= 6 or len(re.findall(r"[A-Za-z']+", clause)) >= 4
+        if substantial and not CHITCHAT.search(clause) and not _is_ack(clause):
+            return True
+    return False
 
 
 def trivia_reason(text: str) -> str | None:

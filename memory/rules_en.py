@@ -60,7 +60,9 @@ JOBS = (
     r"graphic designer|copywriter|bartender|bouncer|lifeguard|mail carrier|postman|custodian|cleaner|"
     r"stay-at-home mom|stay-at-home dad|stay-at-home parent|stay at home mom|stay at home dad|homemaker|housewife|"
     r"househusband|retiree|mechanic|courier|landscaper|roofer|nursery worker|warehouse worker|practitioner|"
-    r"nurse practitioner|physician assistant|dental assistant|medical assistant|paramedic|"
+    r"nurse practitioner|physician assistant|dental assistant|medical assistant|paramedic|instructor|educator|"
+    r"coordinator|administrator|specialist|supervisor|advisor|adviser|associate|representative|operator|inspector|"
+    r"planner|strategist|executive|founder|co-founder|entrepreneur|dispatcher|paralegal|sous-chef|"
     r"youtuber|influencer|actor|actress|dancer|singer|producer|director|stylist|hairdresser|barber|"
     r"tattoo artist|housekeeper|teaching assistant|preschool teacher|delivery driver|courier"
 )
@@ -91,13 +93,15 @@ STYLE_TOPICS = [
     (r"exclamation", "exclamation"), (r"advice|suggestion|solution|fix (?:it|things)|lectur|preach", "advice"),
     (r"short|long|brief|concise|length|wall of text|paragraph|essay|rambl|wordy|verbose|sentence", "length"),
     (r"quote|pep talk|motivational|platitude|clich|therapy[\s-]+(?:speak|talk)|toxic positivity|silver lining", "motivation"),
-    (r"list|bullet", "format"), (r"formal|casual|tone|gentle|cheerful|upbeat|positive|serious", "tone"),
+    (r"list|bullet", "format"),
+    (r"formal|casual|tone|gentle|cheerful|upbeat|positive|serious|direct|honest|blunt|sugarcoat|soften|warm", "tone"),
     (r"call(?:ing)? me|name", "address"), (r"swear|curs", "swearing"), (r"apolog|sorry", "apologies"),
 ]
 STYLE_NOUN = re.compile(
     r"question|emoji|emoticon|smiley|joke|humou?r|puns?\b|sarcas|banter|exclamation|advice|suggestion|"
     r"lectur|preach|short|long|brief|concise|wall of text|paragraph|essay|rambl|wordy|verbose|list|"
-    r"bullet|formal|casual|tone|gentle|swear|curs|apolog|sorry|messages?|repl(?:y|ies)|answers?|sentences?|"
+    r"bullet|formal|casual|tone|gentle|swear|curs|apolog|sorry|messages?|repl(?:y|ies)|answers?|sentences?|direct|"
+    r"honest|blunt|supportive|encouraging|sugarcoat|soften|patient|warm|"
     r"quotes?|pep\s+talks?|motivational|platitudes?|clich|therapy[\s-]+(?:speak|talk)|positivity|silver\s+lining|"
     r"responses?|texts?", I)
 
@@ -222,7 +226,8 @@ def _b_teach(m: re.Match, text: str) -> Candidate | None:
 
 
 def _b_job_verb(m: re.Match, text: str) -> Candidate | None:
-    verb = {"do": "Does", "run": "Runs", "manage": "Manages", "own": "Owns", "drive": "Drives"}[m["verb"].lower()]
+    verb = m["verb"].lower()
+    verb = {"do": "Does", "teach": "Teaches"}.get(verb, verb.capitalize() + "s")
     phrase = third_person(drop_fillers(m["rest"].strip()))
     return candidate("profile", f"{verb} {phrase}", _q(m, text), "profile:job")
 
@@ -314,7 +319,7 @@ PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
                 r"(?:\s+(?:anymore|any more))?", I), _b_not_job),
     (re.compile(r"\b(?:I'm|I\s+am|im)\s+(?:now\s+|currently\s+|actually\s+|still\s+)?(?:a|an)\s+"
                 r"(?P<job>(?:[\w-]+\s+){0,2}?(?:" + JOBS + r"))\b"
-                r"(?P<where>\s+(?:at|for|in|to|with)\s+[^,.!?;\n]{2,40}?)?(?=\s*(?:[,.!?;)]|—|$)|\s+(?:and|but|so|lol|now)\b)", I),
+                r"(?P<where>\s+(?:at|for|in|to|with)\s+(?:(?:St|Mt|Ft|Dr)\.\s*)?[^,.!?;\n]{2,40}?)?(?=\s*(?:[,.!?;)]|—|$)|\s+(?:and|but|so|lol|now)\b)", I),
      _b_job),
     (re.compile(r"\bbeing\s+(?:a|an)\s+(?P<job>(?:[\w-]+\s+){0,2}?(?:" + JOBS + r"))\s+(?:is|has\s+been|can\s+be|was)\b", I),
      _b_job),
@@ -350,6 +355,15 @@ PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
      _b_teach),
     (re.compile(r"\bI\s+(?P<verb>do|run|manage|own)\s+(?P<rest>(?:the\s+|a\s+|an\s+|my\s+own\s+)?[\w-]+(?:\s+[\w-]+)?"
                 r"\s+(?:for|at)\s+[^,.!?;\n]{2,50}?)(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol)\b)", I), _b_job_verb),
+    (re.compile(r"\bI\s+(?P<verb>drive|cook|write|code|design|clean|deliver|bartend|volunteer|nanny|tutor|edit|build)\s+"
+                r"(?P<rest>(?:[\w-]+\s+)?(?:for|at)\s+(?:(?:a|an|the)\s+(?:[\w-]+\s+){0,2}?(?:company|firm|agency|startup|hospital|"
+                r"school|restaurant|bank|store|shop|cafe|bar|hotel|magazine|newspaper|studio|nonprofit|charity|clinic|"
+                r"warehouse|app|service)|[A-Z][\w'&-]*(?:\s+[A-Z][\w'&-]*)*))", I), _b_job_verb),
+    (re.compile(r"(?:^|[.!?,]\s*)(?:currently\s+|now\s+)?(?P<how>living|based)\s+in\s+"
+                r"(?P<place>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,2})"), _b_city),
+    (re.compile(r"(?i:(?:^|[.!?,]\s*)(?:currently\s+|now\s+)?working\s+as\s+(?:a|an)\s+)(?P<job>[^,.!?;\n]{2,40}?)"
+                r"(?P<where>\s+(?:at|for|in)\s+[^,.!?;\n]{2,40}?)?(?=\s*(?:[,.!?;]|$))"), _b_job),
+    (re.compile(r"(?i:^|[.!?,]\s*)(?P<name>[A-Z][a-z]+)\s+here\b(?!\s+(?:is|was|and|in|at|for|to))"), _b_name),
     (re.compile(r"\bI\s+work\s+(?P<shift>nights|night\s+shifts?|the\s+night\s+shift|overnights|evenings|weekends|"
                 r"early\s+mornings|double\s+shifts|12-hour\s+shifts|the\s+graveyard\s+shift|graveyard)(?P<where>\s+(?:at|for|in)\s+[^,.!?;\n]{2,50}?)?"
                 r"(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol)\b)", I), _b_shift),

@@ -163,6 +163,10 @@ PREFERENCE_RULES: list[tuple[re.Pattern[str], Builder]] = [
                 + KEEPS + r"|keeps\s+me\s+" + KEEPS + r"|my\s+happy\s+place|my\s+therapy|my\s+(?:whole\s+)?life|my\s+everything|my\s+"
                 r"(?:favou?rite|fav|fave)\s+(?:thing|food|show|band|song|game|hobby|sport|book|movie|snack|drink))\b", I),
      _b_sane_or_fav),
+    (re.compile(r"\bmy\s+(?P<obj>[\w-]+(?:\s[\w-]+)?)\s*,?\s*(?:they're|they\s+are|it's|it\s+is|which\s+(?:is|are))\s+(?:\w+\s+){0,2}?"
+                r"(?:what\s+keeps?\s+me\s+" + KEEPS + r"|the\s+only\s+thing\s+keeping\s+me\s+" + KEEPS + r"|my\s+happy\s+place|"
+                r"my\s+therapy|my\s+lifeline)", I), _b_sane_or_fav),
+    (re.compile(r"(?:^|[.!?,]\s*)(?:(?:a\s+)?(?:big|huge|massive)\s+fan\s+of|obsessed\s+with|really\s+into)\s+" + OBJ, I), _b_sane_or_fav),
     (re.compile(r"\b(?P<obj>[\w-]+(?:\s[\w-]+)?)\s+(?:always\s+|really\s+|just\s+)?(?:fixes\s+my\s+mood|makes\s+me\s+(?:so\s+)?happy|"
                 r"makes\s+my\s+day|calms\s+me\s+down|cheers\s+me\s+up|is\s+my\s+escape|clears\s+my\s+head)", I), _b_sane_or_fav),
     (re.compile(r"\b(?P<obj>[\w-]+(?:\s[\w-]+)?)\s+(?:tonight|today|later|tomorrow|this\s+\w+)\s*[,-]?\s*(?:it's\s+|which\s+is\s+)?"

@@ -29,6 +29,8 @@ DEST_EN = re.compile(
     r"\b(?P<how>flights?\s+to|trip\s+to|tickets?\s+to|booked|going\s+to|visiting|fly(?:ing)?\s+to|head(?:ing)?\s+to|"
     r"off\s+to)\s+(?:(?i:my|a|the)\s+)?(?P<dest>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)*)"
     r"(?P<why>\s+(?i:for\s+(?:our|my|his|her|their|a)\s+[\w']+(?:\s+[\w']+)?|to\s+(?:see|visit)\s+(?:my\s+)?[\w']+))?")
+TRIP_HOME = re.compile(r"\b(?:flying|going|heading|driving|travel+ing|taking\s+the\s+train)\s+(?:back\s+)?home\b"
+                       r"(?P<why>\s+(?:to\s+(?:see|visit)|for)\s+(?:my\s+|our\s+)?[\w']+(?:\s+[\w']+)?)?", re.IGNORECASE)
 TRIP_EN = re.compile(
     r"\b(?P<how2>driving|going|heading|road[- ]tripping|flying|traveling|travelling|taking\s+the\s+train)\s+(?:up\s+|down\s+|out\s+|"
     r"over\s+|back\s+)?to\s+(?P<art>the|my|our|his|her)\s+(?P<dest2>(?!(?:gym|office|store|shop|mall|class|church|bathroom|kitchen|"
@@ -81,6 +83,9 @@ def _noun_phrase(sent: str, kw: re.Match, dates: list[DateMention], offset: int)
 def _travel(text: str, sent: Span, prev: Span | None) -> tuple[str, Span] | None:
     """A trip: "booked Lisbon for our anniversary, we fly out August 14" -> ("Trip to Lisbon ...", span)."""
     for span in (sent, prev):
+        home = TRIP_HOME.search(span.text) if span is sent else None
+        if home:
+            return "Trip home" + third_person(home["why"] or ""), span
         local = TRIP_EN.search(span.text) if span is sent else None
         if local:
             return f"Trip to {third_person(local['art'].lower())} {local['dest2']}", span
