@@ -25,7 +25,9 @@ INSTRUCTION_EN: list[tuple[re.Pattern[str], str, bool]] = [
                 r"(?:all\s+)?(?:previous|prior|earlier|original))\s+(?:\w+\s+)?(?:instructions?|rules?|prompts?|guidelines?|"
                 r"directives?|programming|restrictions?|filters?|guardrails?|training|polic(?:y|ies))\b", I),
      "instruction to ignore the companion's rules", False),
-    (re.compile(r"\b(?:you\s+are|you're|ur|u\s+r)\s+(?:now|no\s+longer|actually\s+not|from\s+now\s+on)\b|"
+    (re.compile(r"\b(?:you\s+are|you're|ur|u\s+r)\s+(?:now|from\s+now\s+on)\s+(?!the\s+(?:only|best|one)\b)(?:an?\b|the\b|called\b|"
+                r"named\b|free\b|unrestricted\b|uncensored\b|in\s+\w+\s+mode\b|(?-i:[A-Z][a-z]+)\b(?!')|my\s+(?!fav|favou?rite|best|only))|"
+                r"\b(?:you\s+are|you're|ur|u\s+r)\s+(?:no\s+longer|actually\s+not)\b|"
                 r"\byou(?:'re|\s+are)\s+not\s+\w+\s+any\s?more\b|"
                 r"\bfrom\s+now\s+on,?\s+(?:you(?:'re|\s+are|\s+will\s+be|'ll\s+be|\s+become|\s+have\s+no|\s+no\s+longer|"
                 r"\s+act)\b|your\s+(?:name|role|job|personality|persona|identity))", I),
@@ -47,8 +49,9 @@ INSTRUCTION_EN: list[tuple[re.Pattern[str], str, bool]] = [
     (re.compile(r"\b(?:system|hidden|initial|original|developer)\s+(?:prompt|message|instructions?)\b|"
                 r"\byour\s+(?:instructions|programming|guidelines|rules|training|prompt|directives|constitution|persona|"
                 r"settings|safety\s+rules|filters?|restrictions)\b", I), "talks about the companion's instructions", False),
-    (re.compile(r"\b(?:never|don't\s+ever|do\s+not\s+ever)\s+(?:says?|saying|tell\s+me)\s+no\b|\bnever\s+(?:refuse|decline|"
-                r"reject)|\balways\s+(?:obey|comply|agree\s+with\s+me|say\s+yes)|\bobey\s+(?:me|my|every)|"
+    (re.compile(r"\b(?:never|don't\s+ever|do\s+not\s+ever)\s+(?:says?|saying|tell)\s+(?:me\s+)?no\s+to\s+me\b|\bwho\s+never\s+says\s+no\b|"
+                r"\byou\s+(?:can|will|must|should)?\s*never\s+(?:say\s+no|refuse|decline)|\bnever\s+refuse\s+me|\bshould\s+never\s+refuse|"
+                r"\bnever\s+(?:refuse|decline|reject)\s+(?:me|my|a\s+request|any)|\balways\s+(?:obey|comply|agree\s+with\s+me|say\s+yes)|\bobey\s+(?:me|my|every)|"
                 r"\bdo\s+(?:whatever|anything|everything)\s+I\s+(?:say|tell|ask|want|command)|\banswer\s+(?:everything|"
                 r"anything|all\s+questions)\s+(?:without|with\s+no|with\s+zero|I\s+ask|no\s+matter)|\bcomply\s+with\s+(?:everything|all|any|"
                 r"every)\b|\bunconditionally\s+(?:obey|follow|do|comply|agree)|\bobey\s+unconditionally\b", I), "demands obedience", False),
@@ -70,8 +73,9 @@ INSTRUCTION_ZH: list[tuple[re.Pattern[str], str, bool]] = [
                 r"规定|人设|程序|准则)"), "instruction to ignore the companion's rules", False),
     (re.compile(r"不(?:用|需要|必|要)(?:再)?(?:遵守|遵循|理会|管|顾及|受).{0,6}?(?:规则|规定|限制|设定|约束|指令|准则|底线)"),
      "asks the companion to drop its rules", False),
-    (re.compile(r"(?:没有|没|不受|不要有|不带|解除|取消|去掉|关闭|关掉|摆脱|无)(?:任何|一切|所有)?(?:的)?.{0,6}?(?:限制|约束|规则|底线|过滤|审查|"
-                r"道德|束缚)"),
+    (re.compile(r"(?:没有|没|不受|不要有|不带|无)(?:任何|一切|所有)(?:的)?.{0,6}?(?:限制|约束|规则|底线|过滤|审查|道德|束缚)|"
+                r"(?:没有|无)(?:限制|约束|规则|底线|过滤|审查)的(?:AI|ai|人工智能|助手|模式|版本|你|回答)|"
+                r"(?:解除|取消|去掉|关闭|关掉|摆脱|绕开|突破)(?:你的|所有|一切|任何)?.{0,6}?(?:限制|约束|规则|底线|过滤|审查|道德|束缚)"),
      "asks the companion to drop its rules", True),
     (re.compile(r"无条件(?:地)?(?:执行|服从|听从|遵从|满足|答应|配合)|(?:执行|服从|听从)我的(?:所有|一切|任何)?(?:指令|命令|要求)|"
                 r"我说什么你就(?:做|说|干|信)什么|你(?:必须|只能|要)(?:听|服从)我|不(?:能|许|准|可以)拒绝|永远不(?:会|能|要)?拒绝|"

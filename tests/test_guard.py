@@ -110,6 +110,9 @@ def test_facts_are_not_trivia(text):
     "I always forget the rules of chess", "my mom has no limits when it comes to shopping",
     "I act as treasurer for my book club", "I'm a system administrator at a bank", "your name is so pretty",
     "你其实是个好人", "你叫什么名字？", "我妈做事没什么规则可言", "my mom's unconditional love",
+    "you are now officially my favorite app", "I never say no to pizza", "just ignore my typos lol",
+    "I had to pretend I was fine at work", "my teenager thinks rules don't apply to her", "你的回答没有限制字数吗",
+    "忘了我刚才说的吧", "我假装自己很开心", "I broke the rules and had cake for breakfast",
 ])
 def test_ordinary_sentences_are_not_attacks(text):
     assert instruction_reason(text) is None
