@@ -93,6 +93,7 @@ def _fallback(body: str, today: date) -> Candidate:
         content = _en_third_person(body)
     future = [d for d in find_dates(body, today) if d.date >= today]
     category = ("event" if future else
+                "feedback" if re.search(r"\bcall(?:ed|ing)?\s+me\b|\bbeing\s+called\b|叫我", body, re.I) else
                 "preference" if re.search(r"\b(?:love|like|hate|enjoy|favou?rite)|喜欢|讨厌|爱", body, re.I) else
                 "relationship" if re.search(rules_en.RELATIONS + r"|" + rules_zh.RELS, body, re.I) else "profile")
     c = candidate(category, content, body, f"{category}:{norm_object(content)[:40]}")

@@ -39,7 +39,8 @@ NEG_IDIOMS = re.compile(r"not\s+for\s+the\s+(?:weak|faint)|not\s+gonna\s+lie|can
                         r"don't\s+judge|never\s+mind|can't\s+believe|no\s+idea|why\s+not|"
                         r"不过|不错|不少|不久|不管|不断|不仅|不同|不如|差不多|雷打不动|不得不|忍不住|了不起|对不起|不好意思|要不|不然|"
                         r"不知道|不一定|没想到|没事|不行了|能不能|可不可以|是不是|要不要|好不好|行不行|对不对|会不会|特别|别人|区别|分别|告别|级别|"
-                        r"类别|性别|别的|别处|个别|差别|离别|没多久|没有抵抗力|没抵抗力|毫无抵抗力|没得说|没话说|没毛病", I)
+                        r"类别|性别|别的|别处|个别|差别|离别|没多久|没有抵抗力|没抵抗力|毫无抵抗力|没得说|没话说|没毛病|"
+                        r"don't\s+forget|do\s+not\s+forget|never\s+forget|别忘了|不要忘了|别忘记|不要忘记", I)
 NEG_CONTENT = re.compile(r"\b(?:not|no|never|no\s+longer|anymore|quit|stopped|dislikes?|hates?|over|tired\s+of|gave\s+up|avoids?|"
                          r"broke\s+up|lost|without|ex|divorc\w*|separated|split)\b|n't\b|不|没|别|再也|分手|腻|戒|讨厌|怕|放弃|受不了|卸载|退坑|弃坑|取关|辞职|离职|失业|被裁|绝交|闹掰|断交|翻脸", I)
 

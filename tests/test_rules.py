@@ -254,10 +254,14 @@ def test_a_model_duplicate_of_a_rule_fact_is_dropped():
     ("记住，我对花生过敏", "profile", ["花生"]),
     ("帮我记一下：我下周三要交论文", "event", ["2026-04-15"]),
     ("remember that the spare key is under the blue pot", "profile", ["spare key", "blue pot"]),
+    ("don't forget my birthday is on June 5", "event", ["birthday", "2026-06-05"]),
+    ("别忘了我对海鲜过敏", "profile", ["海鲜"]),
+    ("记得我下周五有个面试", "event", ["2026-04-17", "面试"]),
 ])
 def test_explicit_requests_are_kept_as_explicit(text, category, words):
     c = find(kept(text), category, *words)
     assert c.source == "explicit" and c.confidence >= 0.9
+    assert not any(w in c.content for w in ("remember", "记得", "别忘了", "帮我记"))
 
 
 def test_an_attack_drops_even_a_real_fact():
