@@ -131,6 +131,8 @@ ARTICLES = re.compile(r"^(?:the|a|an|my|our|some|this|that|these|those|all)\s+",
 TRAILERS = re.compile(
     r"\s+(?:lately|recently|so much|these days|right now|anymore|any more|at all|tbh|lol|"
     r"too|as well|though|now|again|ever|either)$", re.I)
+KINDS = re.compile(r"^(?:tv\s+show|show|movie|film|band|game|video\s+game|book|series|song|podcast|album|singer|artist|"
+                   r"anime|team|musical|play|app|brand|channel|youtuber|author|restaurant)\s+(?=\S)", re.I)
 GERUNDS = re.compile(r"^(?:drinking|eating|playing|doing|watching|listening to|going to|"
                      r"reading|having|using|smoking)\s+", re.I)
 ZH_VERB_HEAD = re.compile(r"^(?:打|练|玩|看|吃|喝|听|追|刷|学|做|去|跑)(?=[\u4e00-\u9fff]{2}|(?<!跑)(?<!学)[\u4e00-\u9fff]$)")
@@ -144,6 +146,7 @@ def norm_object(obj: str) -> str:
         key = ARTICLES.sub("", key)
         key = TRAILERS.sub("", key)
         key = GERUNDS.sub("", key)
+        key = KINDS.sub("", key)
     key = ZH_VERB_HEAD.sub("", key)
     return re.sub(r"\s+", " ", key).strip(" .,!?。，！？")
 

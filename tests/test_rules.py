@@ -95,6 +95,8 @@ EVENTS = [
     ("我下周五要飞去上海出差", date(2026, 3, 10), ["2026-03-20", "出差"], "下周五"),
     ("大后天是我和男朋友的纪念日", date(2026, 3, 10), ["2026-03-13", "纪念日"], "大后天"),
     ("复试定在5月20号", date(2026, 3, 10), ["2026-05-20", "复试"], None),
+    ("明天要考数学", date(2026, 11, 29), ["2026-11-30", "数学"], "明天"),
+    ("I have a math exam tomorrow", date(2026, 11, 29), ["2026-11-30", "math exam"], "tomorrow"),
 ]
 
 
@@ -124,6 +126,8 @@ def test_chit_chat_in_the_same_message_does_not_leak(text, forbidden):
     ("I've been obsessed with Taylor Swift lately", "I'm so over Taylor Swift"),
     ("I'm such a tea person", "I quit tea last month"),
     ("I love running", "I stopped running after my injury"),
+    ("I love the show Friends, I've watched it five times", "honestly I can't stand Friends anymore"),
+    ("I'm a big fan of the band Muse", "I'm so over Muse"),
     ("最近超迷《甄嬛传》", "《甄嬛传》我已经看腻了"),
     ("我超爱喝奶茶", "我已经戒奶茶了"),
     ("我住在北京海淀", "我搬家啦，现在住朝阳"),
