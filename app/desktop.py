@@ -11,7 +11,9 @@ from app.companion import Companion
 from app.errors import AppError
 from app.keys import obtain_key
 from app.portability import export_json, export_markdown, import_memories, read_import
+from app.scheduler import consolidate_profile
 from app.settings import Settings
+from memory.consolidate import ConsolidationResult
 from memory.errors import NotFound, StoreError
 from memory.forget import ForgetReceipt, forget, forget_all
 from memory.guard import instruction_reason
@@ -162,6 +164,10 @@ class MemoryDesk:
             chain.append(HistoryStep(everything[current], self.c.store.history(current)))
             current = everything[current].superseded_by
         return chain
+
+    def tidy_up(self) -> ConsolidationResult:
+        """Consolidate now, whatever the daily gates say (the lock is still honoured)."""
+        return consolidate_profile(self.c, force=True)
 
     def export(self, path: Path, fmt: str) -> int:
         """Write every memory to path as 'json' or 'md'; returns how many were written."""

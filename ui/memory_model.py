@@ -22,9 +22,9 @@ Index = QModelIndex | QPersistentModelIndex
 
 # (field, header) in column order; header texts are translated when asked for.
 COLUMNS = (
-    ("content", "Memory"), ("category", "Category"), ("status", "Status"), ("event_date", "Date"),
-    ("importance", "Importance"), ("confidence", "Confidence"), ("source", "Source"), ("quote", "Your words"),
-    ("last_used_at", "Last used"), ("pinned", "Pinned"), ("disabled", "Off"),
+    ("content", "Memory"), ("category", "Category"), ("event_date", "Date"), ("importance", "Importance"),
+    ("pinned", "Pinned"), ("disabled", "Off"), ("status", "Status"), ("confidence", "Confidence"),
+    ("source", "Source"), ("quote", "Your words"), ("last_used_at", "Last used"),
 )
 FIELDS = tuple(f for f, _ in COLUMNS)
 CONTENT, CATEGORY, STATUS = FIELDS.index("content"), FIELDS.index("category"), FIELDS.index("status")

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFrame, QHBoxLayout
 
 from app.desktop import MemoryDesk
 from app.errors import USER_ERRORS
+from memory.consolidate import ConsolidationResult
 from memory.forget import ForgetReceipt
 from memory.records import CATEGORIES, Memory
 from ui import ask
@@ -117,7 +118,7 @@ class MemoryPanel(QWidget):
         self.buttons = {name: self._button(name, slot) for name, slot in (
             ("edit", self.edit_selected), ("pin", self.toggle_pin), ("disable", self.toggle_disabled),
             ("history", self.show_history), ("delete", self.forget_selected), ("export", self.export),
-            ("import", self.import_), ("forget_all", self.forget_everything))}
+            ("import", self.import_), ("tidy", self.tidy_up), ("forget_all", self.forget_everything))}
         self.buttons["forget_all"].setObjectName("forgetAllButton")
         filters = QHBoxLayout()
         filters.addWidget(self.category)
@@ -129,7 +130,7 @@ class MemoryPanel(QWidget):
             actions.addWidget(self.buttons[name])
         actions.addStretch(1)
         files = QHBoxLayout()
-        for name in ("export", "import"):
+        for name in ("export", "import", "tidy"):
             files.addWidget(self.buttons[name])
         files.addStretch(1)
         files.addWidget(self.buttons["forget_all"])
@@ -174,7 +175,7 @@ class MemoryPanel(QWidget):
     def _button(self, name: str, slot) -> QPushButton:
         button = QPushButton(self)
         button.setProperty("class", "panelButton")
-        button.setIcon(icon({"forget_all": "delete", "disable": "disable"}.get(name, name)))
+        button.setIcon(icon({"forget_all": "delete", "tidy": "tidy"}.get(name, name)))
         button.clicked.connect(slot)
         return button
 
@@ -197,8 +198,11 @@ class MemoryPanel(QWidget):
         self.status.setCurrentIndex(self.status.findData(status))
         self.status.blockSignals(False)
         for name, label in (("edit", "Edit…"), ("history", "History…"), ("delete", "Forget…"),
-                            ("export", "Export…"), ("import", "Import…"), ("forget_all", "Forget everything…")):
+                            ("export", "Export…"), ("import", "Import…"), ("tidy", "Tidy up now"),
+                            ("forget_all", "Forget everything…")):
             self.buttons[name].setText(tr(label))
+        self.buttons["tidy"].setToolTip(tr("Merge duplicates, settle contradictions and let old, unused memories "
+                                           "fade — what normally happens once a day"))
         self.model.retranslate()
         self._update_buttons()
         self._update_count()
@@ -363,6 +367,22 @@ class MemoryPanel(QWidget):
             self.refresh()
             self.memoriesChanged.emit()
         self.worker.run(lambda: self.desk.import_file(path), imported, self._show_error)
+
+    def tidy_up(self) -> None:
+        """Consolidate now and say what changed."""
+        if self.desk is not None:
+            self.worker.run(self.desk.tidy_up, self.show_consolidation, self._show_error)
+
+    def show_consolidation(self, result: ConsolidationResult) -> None:
+        """Say what a consolidation run did (scheduled or asked for) and show the memories as they are now."""
+        if not result.ran:
+            self.banner.show_note(html.escape(tr("Not tidied up: {why}", why=result.skipped_reason or "")), True)
+            return
+        self.banner.show_note(tr("Tidied up: {merged} merged, {superseded} replaced, {expired} expired, "
+                                 "{purged} old ones removed.", merged=result.merged, superseded=result.superseded,
+                                 expired=result.expired, purged=result.purged))
+        self.refresh()
+        self.memoriesChanged.emit()
 
     def reveal(self, memory_id: str, refreshed: bool = False) -> None:
         """Select and show one memory, clearing filters that hide it."""

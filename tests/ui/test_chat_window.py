@@ -6,8 +6,15 @@ import time
 from PySide6.QtCore import Qt
 
 from app.settings import Settings
-from memory.database import Database  # noqa: F401  (the profile is reopened through Companion below)
-from tests.ui.conftest import TODAY
+
+
+def _shown_chat_view(qtbot, width: int, height: int):
+    from ui.chat_view import ChatView
+    view = ChatView()
+    qtbot.addWidget(view)
+    view.resize(width, height)
+    view.show()
+    return view
 
 
 def _short_replies(home, tokens: int = 40) -> None:
@@ -78,11 +85,7 @@ def test_shift_enter_makes_a_new_line_and_enter_sends(make_window, qtbot):
 
 
 def test_view_follows_the_stream_unless_the_user_scrolled_up(styled, qtbot):
-    from ui.chat_view import ChatView
-    view = ChatView()
-    qtbot.addWidget(view)
-    view.resize(500, 300)
-    view.show()
+    view = _shown_chat_view(qtbot, 500, 300)
     for i in range(6):
         view.add_user_message(f"message {i}")
         view.begin_reply()
@@ -125,3 +128,36 @@ def test_sessions_new_rename_delete(make_window, qtbot, companion_env, monkeypat
     window.delete_session(first)
     qtbot.waitUntil(lambda: window.sessions.session_ids() == [second])
     assert window.session_id is None and window.chat_view.bubbles == []
+
+
+def test_bubbles_fit_their_text_after_the_stylesheet_applies(styled, qtbot):
+    """Measured before polish, the text was taller than its bubble and its first lines were cut off."""
+    from memory.records import Message
+    view = _shown_chat_view(qtbot, 340, 600)
+    view.show_conversation([Message("1", "s", "user", "My driving test is next Friday and I'm so nervous.", "t"),
+                            Message("2", "s", "assistant", "Good luck!\n\n1. Sleep well.\n2. Arrive early.", "t")],
+                           {})
+    qtbot.wait(100)
+    for bubble in view.bubbles:
+        body = bubble.body
+        assert body.height() >= body.document().size().height()
+        assert body.document().idealWidth() <= body.width() <= body.max_width
+    assert view.bubbles[0].body.width() > 200  # a long line wraps at the bubble's width, not in a narrow column
+
+
+def test_wheel_over_a_bubble_scrolls_the_conversation(styled, qtbot):
+    from PySide6.QtCore import QPoint, QPointF
+    from PySide6.QtGui import QWheelEvent
+    from PySide6.QtWidgets import QApplication
+    view = _shown_chat_view(qtbot, 400, 300)
+    for i in range(8):
+        view.add_user_message(f"message {i} " * 8)
+    bar = view.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0 and bar.value() == bar.maximum())
+    body = view.bubbles[-1].body
+    centre = QPointF(body.rect().center())
+    event = QWheelEvent(centre, QPointF(body.mapToGlobal(centre.toPoint())), QPoint(0, 0), QPoint(0, 120),
+                        Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False)
+    before = bar.value()
+    QApplication.sendEvent(body.viewport(), event)
+    assert bar.value() < before

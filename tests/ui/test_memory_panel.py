@@ -171,3 +171,17 @@ def test_export_says_unencrypted_and_import_brings_memories_back(make_window, qt
         panel.buttons["import"].click()
     qtbot.waitUntil(lambda: panel.model.rowCount() == 1, timeout=10_000)
     assert "Imported 1 memories" in panel.banner.label.text()
+
+
+def test_tidy_up_now_merges_duplicates_and_says_so(make_window, qtbot):
+    window = make_window(wait_model=False)
+    window.memory_action.trigger()
+    store, panel = window.desk.c.store, window.panel
+    _add(store, "Likes green tea")
+    _add(store, "Likes green tea a lot")
+    panel.refresh()
+    qtbot.waitUntil(lambda: panel.model.rowCount() == 2, timeout=10_000)
+    with qtbot.waitSignal(panel.memoriesChanged, timeout=60_000):
+        panel.buttons["tidy"].click()
+    assert panel.banner.label.text().startswith("Tidied up:")
+    qtbot.waitUntil(lambda: panel.proxy.rowCount() == len(store.list()), timeout=10_000)

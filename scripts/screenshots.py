@@ -1,0 +1,115 @@
+"""Render the desktop app to PNG under docs/screenshots/ (a throwaway profile with a few memories and a chat).
+
+    .venv/bin/python scripts/screenshots.py [--out docs/screenshots]
+
+Runs offscreen unless QT_QPA_PLATFORM says otherwise (under Xvfb: QT_QPA_PLATFORM=xcb).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import ui  # noqa: E402,F401  (installs the PySide6 guard before Qt starts)
+from PySide6.QtCore import Qt  # noqa: E402
+from PySide6.QtWidgets import QWidget  # noqa: E402
+
+from app.clock import Clock  # noqa: E402
+from app.settings import Settings  # noqa: E402
+from memory.records import Memory  # noqa: E402
+from memory.store import new_id  # noqa: E402
+from ui.harness import settle, throwaway_window  # noqa: E402
+from ui.i18n import set_language  # noqa: E402
+from ui.main_window import MainWindow  # noqa: E402
+from ui.memory_dialogs import HistoryDialog  # noqa: E402
+from ui.settings_dialog import SettingsDialog  # noqa: E402
+
+MEMORIES = [
+    ("profile", "Prefers to be called Mia", dict(source="explicit", confidence=1.0, importance=0.9, pinned=True,
+                                                  quote="remember that I like to be called Mia")),
+    ("profile", "Works as a nurse in Lyon", dict(importance=0.7, quote="I'm a nurse here in Lyon")),
+    ("preference", "Likes the show Friends (since 2026-10-05)", dict(importance=0.5, quote="I love Friends")),
+    ("relationship", "Sister Lily had a baby in November 2026", dict(importance=0.8,
+                                                                     quote="my sister Lily just had her baby")),
+    ("event", "Driving test on 2026-12-04", dict(event_date="2026-12-04", importance=0.8,
+                                                 quote="my driving test is next Friday")),
+    ("feedback", "Does not want to be called 'sweetie'", dict(source="explicit", importance=0.9,
+                                                             quote="please don't call me sweetie")),
+    ("preference", "Drinks green tea in the morning", dict(importance=0.4, disabled=True)),
+]
+REPLY = ("Good luck on **Friday**, Mia! A few things that help on the day of a driving test:\n\n"
+         "1. Sleep well and eat something light.\n2. Arrive *early* and adjust the seat and mirrors.\n"
+         "3. Say what you check out loud — examiners like that.\n\nYou have practised a lot. You've got this.")
+
+
+def seed(window: MainWindow) -> tuple[dict[str, Memory], str]:
+    """Memories (one of them replaced later) and a short conversation whose reply used some of them."""
+    store, transcript = window.desk.c.store, window.desk.c.transcript
+    made = {}
+    with store.db.transaction():
+        for category, content, extra in MEMORIES:
+            made[content] = store.add(Memory(new_id(), category, content, **extra))
+    coffee = store.add(Memory(new_id(), "preference", "Likes strong coffee", quote="I need my coffee"))
+    store.supersede(coffee.id, Memory(new_id(), "preference", "Stopped drinking coffee (since 2026-11-20)",
+                                      quote="I quit coffee last week"), "said the opposite")
+    session = transcript.create_session("Driving test nerves")
+    transcript.add_message(session.id, "user", "My driving test is next Friday and I'm so nervous. Any tips?")
+    used = [made["Prefers to be called Mia"].id, made["Driving test on 2026-12-04"].id]
+    transcript.add_message(session.id, "assistant", REPLY, used)
+    transcript.add_message(session.id, "user", "Thanks! Also, please remember that my sister Lily's baby is "
+                                               "called Noah.")
+    other = transcript.create_session("Weekend plans")
+    transcript.add_message(other.id, "user", "Any ideas for a rainy Sunday?")
+    return made, session.id
+
+
+def save(widget: QWidget, path: Path) -> None:
+    settle(300)
+    widget.grab().save(str(path))
+    print(f"wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default=str(ROOT / "docs" / "screenshots"))
+    args = parser.parse_args()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    set_language("en")
+    window = throwaway_window(Settings(companion_name="Juniper"), Clock.parse("2026-11-29"), (1280, 780),
+                              "companion-shots-")
+    made, session_id = seed(window)
+    window.refresh_sessions()
+    window.choose_session(session_id)
+    settle(800)
+    window.chat_view.remembered[0].toggle.setChecked(True)
+    save(window, out / "main-window.png")
+    window.show_memory(made["Driving test on 2026-12-04"].id)
+    window.resizeDocks([window.dock], [700], Qt.Orientation.Horizontal)
+    save(window, out / "memory-panel.png")
+    steps = window.desk.history(next(m.id for m in window.panel.model.memories() if "Stopped" in m.content))
+    history = HistoryDialog(steps, steps[-1].memory.id, window)
+    history.show()
+    save(history, out / "memory-history.png")
+    history.close()
+    c = window.desk.c
+    dialog = SettingsDialog(c.settings, window.home, c.key.describe(), window.model_name, window)
+    dialog.show()
+    save(dialog, out / "settings.png")
+    dialog.close()
+    set_language("zh_CN")
+    window.retranslate()
+    window.choose_session(session_id)
+    settle(600)
+    save(window, out / "main-window-zh_CN.png")
+    window.shutdown()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
