@@ -149,6 +149,12 @@ class MemoryDesk:
         """Forget every memory."""
         return forget_all(self.c.store)
 
+    def forget_with_titles(self, memory_ids: list[str] | None) -> tuple[ForgetReceipt, dict[str, str]]:
+        """Forget these memories (None: all of them); also the titles of the sessions that still mention them."""
+        receipt = self.forget_everything() if memory_ids is None else self.forget(memory_ids)
+        titles = {s.id: s.title for s in self.sessions() if s.id in receipt.mentioned_in_sessions}
+        return receipt, titles
+
     def history(self, memory_id: str) -> list[HistoryStep]:
         """The supersede chain through this memory, oldest first, each with its recorded changes."""
         everything = {m.id: m for m in self.all_memories()}

@@ -7,11 +7,13 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QSplitter, QToolBar, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (QDockWidget, QHBoxLayout, QLabel, QMainWindow, QSplitter, QToolBar, QToolButton,
+                               QVBoxLayout, QWidget)
 
 from app.clock import Clock
 from app.companion import Companion
 from app.desktop import KeyNeeded, MemoryDesk, apply_settings, open_companion
+from app.keys import NO_KEYRING
 from app.scheduler import ConsolidationScheduler
 from app.settings import Settings
 from memory.pipeline import ExtractionResult
@@ -30,6 +32,30 @@ from ui.style import icon
 from ui.workers import QtWorker
 
 NOTE_MS = 6000  # how long a "remembered …" note stays in the status bar
+# app.keys.NO_KEYRING tells a command-line user to set COMPANION_DB_KEY; here the dialog itself is the way.
+NO_KEYRING_UI = ("No system keyring is available here (common on headless Linux), so Companion cannot keep the "
+                 "key to your encrypted memories by itself. You can use a passphrase instead. (Setting "
+                 "COMPANION_DB_KEY before starting, or installing and unlocking a keyring such as GNOME Keyring or "
+                 "KWallet, also works.)")
+
+
+class DockTitle(QWidget):
+    """The memory panel's title bar: a label that fits any script (the default one clips CJK) and a close button."""
+
+    def __init__(self, dock: QDockWidget):
+        super().__init__(dock)
+        self.setObjectName("dockTitle")
+        self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
+        self.label = QLabel(self)
+        self.label.setObjectName("dockTitleText")
+        self.close_button = QToolButton(self)
+        self.close_button.setText("✕")
+        self.close_button.setAutoRaise(True)
+        self.close_button.clicked.connect(dock.hide)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(12, 6, 6, 6)
+        row.addWidget(self.label, 1)
+        row.addWidget(self.close_button)
 
 
 class MainWindow(QMainWindow):
@@ -53,6 +79,7 @@ class MainWindow(QMainWindow):
         self.session_id: str | None = None
         self.model_name = ""
         self._reply_memories: list[Memory] = []
+        self._first_text = False  # has the reply in progress shown any text yet
         self._closing = self._closed = False
         self._key_reason = ""  # why the first passphrase was asked for (kept when asking again)
         self._opened_companion: Companion | None = None  # set on the worker, so shutdown closes it whatever happens
@@ -89,6 +116,8 @@ class MainWindow(QMainWindow):
         self.panel = MemoryPanel(self)
         self.dock = QDockWidget(self)
         self.dock.setObjectName("memoryDock")
+        self.dock_title = DockTitle(self.dock)
+        self.dock.setTitleBarWidget(self.dock_title)
         self.dock.setWidget(self.panel)
         self.dock.setAllowedAreas(Qt.DockWidgetArea.LeftDockWidgetArea | Qt.DockWidgetArea.RightDockWidgetArea)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
@@ -112,6 +141,7 @@ class MainWindow(QMainWindow):
             bar.addAction(action)
         self.addToolBar(Qt.ToolBarArea.TopToolBarArea, bar)
         QShortcut(QKeySequence("Esc"), self, activated=self.controller.stop)
+        QShortcut(QKeySequence(QKeySequence.StandardKey.Quit), self, activated=self.close)
 
     def _connect(self) -> None:
         self.new_action.triggered.connect(self.new_chat)
@@ -124,12 +154,13 @@ class MainWindow(QMainWindow):
         self.sessions.deleteRequested.connect(self.delete_session)
         self.chat_view.memoryClicked.connect(self.show_memory)
         self.panel.errorShown.connect(lambda message: self._show_state("error", message))
+        self.panel.sessionRequested.connect(self.open_session)
         c = self.controller
         c.modelLoading.connect(lambda: self._show_state("busy", tr("Loading the chat model…")))
         c.modelReady.connect(self._model_ready)
         c.modelFailed.connect(self._model_failed)
         c.replyStarted.connect(self._reply_started)
-        c.replyText.connect(self.chat_view.append_reply)
+        c.replyText.connect(self._reply_text)
         c.replyFinished.connect(self._reply_finished)
         c.replyFailed.connect(self._reply_failed)
         c.learningStarted.connect(self._update_state)
@@ -148,6 +179,8 @@ class MainWindow(QMainWindow):
         self.memory_action.setToolTip(tr("What {name} remembers about you (Ctrl+M)", name=name))
         self.settings_action.setText(tr("Settings"))
         self.dock.setWindowTitle(tr("What {name} remembers", name=name))
+        self.dock_title.label.setText(self.dock.windowTitle())
+        self.dock_title.close_button.setToolTip(tr("Close the memory panel (Ctrl+M)"))
         self.chat_view.companion_name = self.composer.companion_name = name
         for part in (self.chat_view, self.composer, self.sessions, self.panel):
             part.retranslate()
@@ -193,7 +226,8 @@ class MainWindow(QMainWindow):
         if not retry:
             self._key_reason = reason
         new = not (self.home / "companion.db").exists()
-        dialog = PassphraseDialog(tr(self._key_reason or reason), new_database=new, parent=self)
+        why = self._key_reason or reason
+        dialog = PassphraseDialog(tr(NO_KEYRING_UI) if why == NO_KEYRING else tr(why), new_database=new, parent=self)
         if retry:
             dialog.show_error(tr(reason))
         if dialog.exec():
@@ -228,6 +262,11 @@ class MainWindow(QMainWindow):
         self.db_worker.run(lambda: self.desk.conversation(session_id),
                            lambda found: self.session_id == session_id and self.chat_view.show_conversation(*found))
 
+    def open_session(self, session_id: str) -> None:
+        """Show a conversation and select it in the list (from a link elsewhere)."""
+        self.sessions.select(session_id)
+        self.choose_session(session_id)
+
     def rename_session(self, session_id: str) -> None:
         """Ask for a new title."""
         current = next((self.sessions.list.item(r).text() for r in range(self.sessions.list.count())
@@ -261,9 +300,19 @@ class MainWindow(QMainWindow):
         self._update_state()
 
     def _reply_started(self, session_id: str, memories: list[Memory]) -> None:
+        new_session = self.session_id != session_id
         self.session_id = session_id
         self._reply_memories = memories
+        self._first_text = False
         self._update_state()
+        if new_session:
+            self.refresh_sessions()  # the conversation is in the list while its first reply is written
+
+    def _reply_text(self, text: str) -> None:
+        self.chat_view.append_reply(text)
+        if not self._first_text:
+            self._first_text = True
+            self._update_state()
 
     def _reply_finished(self, session_id: str, stopped: bool) -> None:
         self.chat_view.end_reply(self._reply_memories, stopped)
@@ -341,8 +390,11 @@ class MainWindow(QMainWindow):
     def _update_state(self) -> None:
         if self.companion is None or self._closing:
             return
-        if self.controller.replying:
-            self._show_state("busy", tr("{name} is replying…", name=self.companion.settings.companion_name))
+        name = self.companion.settings.companion_name
+        if self.controller.replying and not self._first_text:
+            self._show_state("busy", tr("{name} is reading your message…", name=name))
+        elif self.controller.replying:
+            self._show_state("busy", tr("{name} is replying…", name=name))
         elif self.controller.learning:
             self._show_state("busy", tr("Remembering what matters from your message…"))
         elif self.model_name:

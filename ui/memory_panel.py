@@ -33,7 +33,8 @@ class ReceiptBanner(QFrame):
         self.label = QLabel(self)
         self.label.setWordWrap(True)
         self.label.setTextFormat(Qt.TextFormat.RichText)
-        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse |
+                                           Qt.TextInteractionFlag.LinksAccessibleByMouse)
         close = QToolButton(self)
         close.setText("✕")
         close.setAutoRaise(True)
@@ -44,8 +45,9 @@ class ReceiptBanner(QFrame):
         layout.addWidget(close, 0, Qt.AlignmentFlag.AlignTop)
         self.hide()
 
-    def show_note(self, text_html: str, warning: bool = False) -> None:
-        """Show this note (green, or amber for a warning)."""
+    def show_note(self, text_html: str, warning: bool = False, details: str = "") -> None:
+        """Show this note (green, or amber for a warning); details go in the tooltip."""
+        self.label.setToolTip(details)
         self.setProperty("warning", warning)
         self.style().unpolish(self)
         self.style().polish(self)
@@ -53,20 +55,37 @@ class ReceiptBanner(QFrame):
         self.show()
 
 
-def receipt_html(receipt: ForgetReceipt) -> str:
-    """The forget receipt in words: how many, where it looked, whether the text is gone."""
+# What the checked tables hold, in words (the full table list is in the receipt's tooltip).
+_PLACES = (("memory_history", "history"), ("memories_fts", "search index"), ("memory_vectors", "vector index"),
+           ("memories", "memories"), ("consolidation_log", "tidy-up log"), ("meta", "summary index"),
+           ("write-ahead log", "write-ahead log"))
+_PLACE_ORDER = ("memories", "history", "search index", "vector index", "tidy-up log", "summary index", "other tables",
+                "write-ahead log")
+
+
+def places_in_words(checked: list[str]) -> str:
+    """The kinds of places a receipt checked, e.g. "memories, history, search index, …"."""
+    kinds = {next((label for prefix, label in _PLACES if place.startswith(prefix)), "other tables")
+             for place in checked}
+    return ", ".join(tr(kind) for kind in _PLACE_ORDER if kind in kinds)
+
+
+def receipt_html(receipt: ForgetReceipt, session_titles: dict[str, str] | None = None) -> str:
+    """The forget receipt in words: how many, where it looked, whether the text is gone, where the user said it."""
     n = len(receipt.forgotten)
     lines = [f"<b>{tr('Forgot {n} memories.', n=n) if n != 1 else tr('Forgot 1 memory.')}</b>"]
-    places = ", ".join(html.escape(p) for p in receipt.checked)
     if receipt.verified:
         lines.append(tr("Checked {count} places ({places}): the text is in none of them.",
-                        count=len(receipt.checked), places=places))
+                        count=len(receipt.checked), places=html.escape(places_in_words(receipt.checked))))
     else:
         lines.append(tr("Not verified: the text is still in {places}.",
                         places=", ".join(html.escape(p) for p in receipt.found_in)))
     if receipt.mentioned_in_sessions:
+        titles = session_titles or {}
+        links = ", ".join(f"<a href='session:{html.escape(sid)}'>{html.escape(titles.get(sid, sid))}</a>"
+                          for sid in receipt.mentioned_in_sessions)
         lines.append(tr("Your own words are still in {n} conversation(s); delete them to remove those too.",
-                        n=len(receipt.mentioned_in_sessions)))
+                        n=len(receipt.mentioned_in_sessions)) + f" {links}")
     return "<br>".join(lines)
 
 
@@ -76,10 +95,12 @@ class MemoryPanel(QWidget):
     Signals:
         memoriesChanged(): the panel changed memories (edit, forget, import).
         errorShown(str): a problem was shown to the user (also for tests and the status bar).
+        sessionRequested(str): the user clicked a conversation named in a receipt; carries its id.
     """
 
     memoriesChanged = Signal()
     errorShown = Signal(str)
+    sessionRequested = Signal(str)
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -115,6 +136,8 @@ class MemoryPanel(QWidget):
         self.count = QLabel(self)
         self.count.setObjectName("panelCount")
         self.banner = ReceiptBanner(self)
+        self.banner.label.linkActivated.connect(
+            lambda link: link.startswith("session:") and self.sessionRequested.emit(link.removeprefix("session:")))
         self.buttons = {name: self._button(name, slot) for name, slot in (
             ("edit", self.edit_selected), ("pin", self.toggle_pin), ("disable", self.toggle_disabled),
             ("history", self.show_history), ("delete", self.forget_selected), ("export", self.export),
@@ -322,7 +345,7 @@ class MemoryPanel(QWidget):
                            tr("Forget")):
             return
         ids = [m.id for m in chosen]
-        self.worker.run(lambda: self.desk.forget(ids), self._forgotten, self._show_error)
+        self.worker.run(lambda: self.desk.forget_with_titles(ids), self._forgotten, self._show_error)
 
     def forget_everything(self) -> None:
         """Forget every memory, after asking plainly."""
@@ -332,10 +355,12 @@ class MemoryPanel(QWidget):
                    "Your conversations stay until you delete them. This cannot be undone."),
                 tr("Forget everything")):
             return
-        self.worker.run(self.desk.forget_everything, self._forgotten, self._show_error)
+        self.worker.run(lambda: self.desk.forget_with_titles(None), self._forgotten, self._show_error)
 
-    def _forgotten(self, receipt: ForgetReceipt) -> None:
-        self.banner.show_note(receipt_html(receipt), warning=not receipt.verified)
+    def _forgotten(self, outcome: tuple[ForgetReceipt, dict[str, str]]) -> None:
+        receipt, titles = outcome
+        self.banner.show_note(receipt_html(receipt, titles), warning=not receipt.verified,
+                              details="\n".join(receipt.checked))
         self.refresh()
         self.memoriesChanged.emit()
 

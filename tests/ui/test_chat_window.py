@@ -56,7 +56,10 @@ def test_stop_ends_the_reply_within_a_batch_and_keeps_what_was_said(make_window,
     seen = []
     window.controller.replyText.connect(seen.append)
     window.send("Tell me a very long story about a dragon who learns to bake bread.")
+    assert "reading your message" in window.status.text.text()
     qtbot.waitUntil(lambda: len("".join(seen)) > 40, timeout=120_000)
+    assert "is replying" in window.status.text.text()
+    qtbot.waitUntil(lambda: window.sessions.list.count() == 1)  # listed while its first reply is written
     with qtbot.waitSignal(window.controller.replyFinished, timeout=5_000) as finished:
         stopped_at = time.monotonic()
         qtbot.mouseClick(window.composer.button, Qt.MouseButton.LeftButton)

@@ -75,8 +75,13 @@ def test_edit_then_forget_then_gone_from_search(make_window, qtbot, companion_en
     qtbot.waitUntil(lambda: panel.model.row_of(memory.id) == -1, timeout=10_000)
     assert panel.banner.isVisible()
     receipt = panel.banner.label.text()
-    assert "Forgot 1 memory" in receipt and "memory_history" in receipt and "none of them" in receipt
-    assert "conversation" in receipt  # the user's own words are still in the session, and it says so
+    assert "Forgot 1 memory" in receipt and "memories, history, search index, vector index" in receipt and "none of them" in receipt
+    assert "memory_history" in panel.banner.label.toolTip()  # every table checked, for who wants to know
+    # The user's own words are still in the conversation; the receipt says so and links to it.
+    assert f"session:{window.session_id}" in receipt
+    with qtbot.waitSignal(panel.sessionRequested) as asked:
+        panel.banner.label.linkActivated.emit(f"session:{window.session_id}")
+    assert asked.args == [window.session_id]
 
     panel.run_search()
     qtbot.waitUntil(lambda: panel.proxy.scores is not None and not panel.worker.busy, timeout=10_000)

@@ -19,7 +19,8 @@ from memory.records import CATEGORIES, SOURCES, STATUSES
 from tests.ui.conftest import TODAY
 from ui.i18n import catalog, set_language, tr
 from ui.memory_model import COLUMNS
-from ui.memory_panel import STATUS_FILTERS
+from ui.main_window import NO_KEYRING_UI
+from ui.memory_panel import _PLACES, STATUS_FILTERS
 from ui.settings_dialog import SettingsDialog
 
 UI_DIR = Path(__file__).resolve().parents[2] / "ui"
@@ -79,7 +80,7 @@ def test_no_keyring_asks_for_a_passphrase_and_uses_it(make_window, qtbot, compan
     window = make_window(open_profile=False)
     with qtbot.waitSignal(window.opened, timeout=240_000):
         window.open_profile()
-    assert asked["reason"] == NO_KEYRING
+    assert asked["reason"] == NO_KEYRING_UI
     assert window.desk.c.key.source == "passphrase"
     window.shutdown()
     from app.clock import Clock
@@ -137,7 +138,8 @@ def _literal_keys() -> set[str]:
 
 def test_every_ui_text_has_a_chinese_translation_with_the_same_placeholders():
     dynamic = set(CATEGORIES) | set(STATUSES) | set(SOURCES) | {h for _, h in COLUMNS} | \
-        {label for _, label in STATUS_FILTERS} | {"add", "update", NO_KEYRING}
+        {label for _, label in STATUS_FILTERS} | {label for _, label in _PLACES} | \
+        {"add", "update", "other tables", NO_KEYRING, NO_KEYRING_UI}
     zh = json.loads((ASSETS_DIR / "i18n" / "zh_CN.json").read_text(encoding="utf-8"))
     keys = _literal_keys() | dynamic
     assert sorted(keys - set(zh)) == []
