@@ -10,7 +10,8 @@ from assets import system_prompt
 from memory.inject import memory_block
 from memory.pipeline import ExtractionResult
 from memory.records import Memory, Message
-from memory.retrieve import select
+from memory.retrieve import background, select
+from memory.text import clean
 
 RECALL = re.compile(
     r"(last time|previous(ly)? (chat|conversation|session)|what did (we|i) (talk|say|chat)|remind me what we|"
@@ -48,7 +49,7 @@ class ChatService:
 
     def prepare(self, session_id: str | None, text: str) -> PreparedTurn:
         """Save the user's message, choose memories, and build the model's messages within the context."""
-        text = text.strip()
+        text = clean(text).strip()  # broken surrogates (argv, pasted text) cannot be tokenized
         if not text:
             from app.errors import AppError
             raise AppError("The message is empty; type something to send.")
@@ -65,7 +66,10 @@ class ChatService:
         budget = min(self.c.settings.memory_budget_tokens, max(0, free // 4))
         memories = select(self.c.store, text, today, self.c.retrieval_settings(budget), model.count_tokens) \
             if self.c.settings.memory_enabled else []
-        block = memory_block(memories, today)
+        spent = sum(model.count_tokens(m.content) + 6 for m in memories)
+        rest = background(self.c.store, memories, (budget - spent) // 2, model.count_tokens) \
+            if self.c.settings.memory_enabled else []
+        block = memory_block(memories, today, rest)
         recall = self._recall_block(session_id, text)
         system = "\n\n".join(p for p in (fixed, block, recall) if p)
         used = model.count_tokens(system)

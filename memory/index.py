@@ -58,13 +58,18 @@ def _weight(m: Memory) -> tuple:
     return (m.pinned, always, m.importance * (0.5 + 0.5 * m.strength), m.confidence, m.updated_at or "")
 
 
+def ranked_for_index(memories: list[Memory]) -> list[Memory]:
+    """Active, enabled memories, strongest first: the order the index keeps them in."""
+    return sorted((m for m in memories if m.status == "active" and not m.disabled), key=_weight, reverse=True)
+
+
 def build_index(memories: list[Memory], tight: bool = False) -> IndexBuild:
     """Render the index of these memories (active, not disabled ones only), strongest kept when capped.
 
     Lines are capped first, then bytes; the cut keeps a prefix of the memories ranked by weight, so
     what goes is always the weakest.
     """
-    usable = sorted((m for m in memories if m.status == "active" and not m.disabled), key=_weight, reverse=True)
+    usable = ranked_for_index(memories)
     width = TIGHT_LINE_CHARS if tight else LINE_CHARS
     lines = [line_for(m, width) for m in usable]
     note_bytes = len(_NOTE.format(n=len(usable)).encode()) + 1

@@ -20,11 +20,14 @@ def _line(m: Memory, today: date) -> str:
     return f"- [{label}] {text}"
 
 
-def memory_block(memories: list[Memory], today: date) -> str:
-    """The block text, or '' when there is nothing to say."""
-    if not memories:
+def memory_block(memories: list[Memory], today: date, background: list[str] | None = None) -> str:
+    """The block text, or '' when there is nothing to say; `background` are index lines of the rest."""
+    if not memories and not background:
         return ""
     lines = ["<memory>", HEADER.format(today=today.isoformat())]
     lines += [_line(m, today) for m in memories]
+    if background:
+        lines.append("Also known, less likely to matter now:")
+        lines += [line.replace("<", "‹").replace(">", "›") for line in background]
     lines.append("</memory>")
     return "\n".join(lines)

@@ -81,3 +81,17 @@ def test_what_did_we_talk_about_last_time_uses_the_transcript(companion):
     assert "Yunnan" in turn.messages[0]["content"] and "<transcript" in turn.messages[0]["content"]
     zh = chat.prepare(turn.session_id, "上次我们说到哪了")
     assert "Yunnan" in zh.messages[0]["content"]
+
+
+def test_other_memories_come_as_background_index_lines_within_budget(companion):
+    chat = ChatService(companion)
+    used = companion.store.add(Memory(new_id(), "preference", "Loves bouldering on weekends"))
+    other = companion.store.add(Memory(new_id(), "relationship", "Has a cat named Pickles"))
+    off = companion.store.add(Memory(new_id(), "preference", "Collects vinyl records", disabled=True))
+    turn = chat.prepare(None, "any ideas for climbing gyms?")
+    system = turn.messages[0]["content"]
+    assert used.id in [m.id for m in turn.memories] and other.id not in [m.id for m in turn.memories]
+    assert "Also known" in system and "Pickles" in system and "vinyl" not in system
+    companion.settings.memory_budget_tokens = 12
+    tight = chat.prepare(None, "any ideas for climbing gyms?").messages[0]["content"]
+    assert "Pickles" not in tight
