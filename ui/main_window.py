@@ -114,6 +114,7 @@ class MainWindow(QMainWindow):
         split.setChildrenCollapsible(False)
         self.setCentralWidget(split)
         self.panel = MemoryPanel(self)
+        self.panel.setMinimumWidth(460)  # room for the words of a memory next to its category
         self.dock = QDockWidget(self)
         self.dock.setObjectName("memoryDock")
         self.dock_title = DockTitle(self.dock)
@@ -214,7 +215,7 @@ class MainWindow(QMainWindow):
 
     def _profile_failed(self, exc: BaseException, passphrase: str | None) -> None:
         if isinstance(exc, KeyNeeded):
-            self._show_state("error", tr("Waiting for your passphrase…"))
+            self._show_state("idle", tr("Waiting for your passphrase…"))
             QTimer.singleShot(0, lambda: self.ask_passphrase(str(exc), retry=bool(passphrase)))
             return
         self._show_state("error", error_text(exc))

@@ -156,3 +156,28 @@ def test_language_follows_the_setting_and_falls_back_to_english():
     assert catalog("en") == {}
     assert set_language("auto") in ("en", "zh_CN")
     set_language("en")
+
+
+def test_choosing_another_model_file_loads_it_in_the_background(make_window, qtbot, monkeypatch):
+    window = make_window()
+    bundled = str(window.desk.c.chat_model_file().path)
+
+    def choose(dialog):
+        dialog.model_path.setText(bundled)  # an explicit file: the model is loaded again from it
+        return True
+    monkeypatch.setattr(SettingsDialog, "exec", choose)
+    with qtbot.waitSignal(window.controller.modelLoading, timeout=10_000):
+        window.settings_action.trigger()
+    with qtbot.waitSignal(window.controller.modelReady, timeout=120_000):
+        assert window.status.state == "busy"
+    assert window.desk.c.settings.chat_model == bundled and window.status.state == "ready"
+
+
+def test_a_broken_model_file_is_said_in_one_sentence(make_window, qtbot, companion_env):
+    broken = companion_env.parent / "broken.gguf"
+    broken.write_bytes(b"GGUF" + b"\0" * 4000)
+    Settings(chat_model=str(broken)).save(companion_env)
+    window = make_window(wait_model=False)
+    qtbot.waitUntil(lambda: window.status.state == "error", timeout=60_000)
+    assert str(broken) in window.status.text.text() and "Settings" in window.status.text.text()
+    assert window.composer.isEnabled()  # memories and settings stay usable
