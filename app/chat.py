@@ -1,4 +1,4 @@
-"""The chat turn: fixed system prompt + memory block + trimmed history → streamed reply → saved and learned from."""
+"""The chat turn: fixed system prompt + trimmed history + memory block → streamed reply → saved and learned from."""
 from __future__ import annotations
 
 import re
@@ -71,12 +71,15 @@ class ChatService:
             if self.c.settings.memory_enabled else []
         block = memory_block(memories, today, rest)
         recall = self._recall_block(session_id, text)
-        system = "\n\n".join(p for p in (fixed, block, recall) if p)
-        used = model.count_tokens(system)
+        context = "\n\n".join(p for p in (block, recall) if p)
+        used = model.count_tokens(fixed) + model.count_tokens(context)
         user_part = _fit(text, max(64, free - used - 16), model.count_tokens)
         used += model.count_tokens(user_part)
         past = _trim_history(history, free - used, model.count_tokens)
-        messages = [{"role": "system", "content": system}] + past + [{"role": "user", "content": user_part}]
+        # The fixed prompt and the history form a prefix that stays the same from turn to turn, so
+        # llama.cpp reuses its evaluated tokens; the memory block changes every turn and goes last.
+        late = [{"role": "system", "content": context}] if context else []
+        messages = [{"role": "system", "content": fixed}] + past + late + [{"role": "user", "content": user_part}]
         return PreparedTurn(session_id, user_message, messages, memories, previous_reply, fixed)
 
     def _recall_block(self, session_id: str, text: str) -> str:
