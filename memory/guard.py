@@ -86,7 +86,8 @@ INSTRUCTION_ZH: list[tuple[re.Pattern[str], str, bool]] = [
     (re.compile(r"你(?:的名字|的新名字)?(?:以后|现在|从现在开始|从今天起)?(?:就)?(?:改名叫|改名为|改叫|名字是|名字叫|就叫|叫做)(?!我)"),
      "tries to rename the companion", False),
     (re.compile(r"(?:做|当|成为|扮演|假装(?:是|成)?|变成)(?:我的)(?:女朋友|男朋友|老婆|老公|恋人|情人|主人|奴隶|女友|男友)|"
-                r"你(?:以后)?(?:就)?是我的(?:女朋友|男朋友|老婆|老公|主人|奴隶|女友|男友|恋人)"), "tries to change the companion's persona",
+                r"你(?:以后|现在|从现在开始|从今天起)?(?:就)?(?:是|当|做)我的(?:专属|私人|贴身|小)?(?:女朋友|男朋友|老婆|老公|主人|奴隶|女友|男友|恋人|"
+                r"女仆|男仆|仆人|奴仆|宠物|猫娘|狗狗|管家|丫鬟)"), "tries to change the companion's persona",
      False),
     (re.compile(r"越狱|开发者模式|上帝模式|管理员模式|无限制模式|DAN\s*模式|系统提示词?|提示词|角色扮演|扮演一个|扮演成|假装你是|"
                 r"假设你是(?!.{0,4}我)|system\s*prompt|prompt\s*injection", I), "asks the companion to play a role", False),

@@ -1,7 +1,7 @@
 """The precise half of extraction: bilingual rules that turn a user message into memory candidates.
 
-`extract_candidates` runs the English and Chinese rule tables (`rules_en`, `rules_en_social`,
-`rules_zh`, `rules_events`), upgrades facts the user asked to be remembered ("remember that…",
+`extract_candidates` runs the English and Chinese rule tables (`rules_en`, `rules_en_social`, `rules_en_life`,
+`rules_zh`, `rules_zh_social`, `rules_events`), upgrades facts the user asked to be remembered ("remember that…",
 "记住…") to `source="explicit"`, merges facts that belong together (a new name and the old one it
 replaces, a night job and the sleep schedule it explains) and keeps one candidate per topic.
 Only the user's words are read: the assistant's message is context and never a source of facts.
@@ -12,15 +12,15 @@ import re
 from dataclasses import replace
 from datetime import date
 
-from memory import rules_en, rules_en_social, rules_zh
+from memory import rules_en, rules_en_life, rules_en_social, rules_zh, rules_zh_social
 from memory.dates import find_dates
 from memory.records import Candidate
 from memory.rules_common import candidate, has_cjk, norm_object, third_person, zh_clean
 from memory.rules_events import chinese_events, english_events
 
 EN_TABLES = (rules_en.PROFILE_RULES, rules_en.FEEDBACK_RULES, rules_en_social.PREFERENCE_RULES,
-             rules_en_social.PEOPLE_RULES, rules_en_social.MOOD_RULES)
-ZH_TABLES = (rules_zh.PROFILE_RULES, rules_zh.PREFERENCE_RULES, rules_zh.PEOPLE_RULES, rules_zh.MOOD_RULES)
+             rules_en_social.PEOPLE_RULES, rules_en_social.MOOD_RULES) + rules_en_life.EN_LIFE_TABLES
+ZH_TABLES = (rules_zh.PROFILE_RULES, rules_zh.PREFERENCE_RULES, rules_zh_social.PEOPLE_RULES, rules_zh_social.MOOD_RULES)
 EXPLICIT_EN = re.compile(
     r"(?:^|[.!?]\s*|,\s*)(?:please\s+|pls\s+|also\s+|and\s+|oh\s+)?(?:remember\s+(?:that\b|this\b|:)|remember(?=\s+(?:my|I|I'm|I've)\b)|"
     r"don't\s+forget(?:\s+that\b)?|do\s+not\s+forget(?:\s+that\b)?|keep\s+in\s+mind(?:\s+that\b)?|make\s+a\s+note(?:\s+that\b)?|"
@@ -53,9 +53,9 @@ def _run_rules(text: str, today: date) -> list[Candidate]:
                 if c is not None:
                     out.append(c)
     if has_cjk(text):
-        out += rules_zh.feedback(text) + chinese_events(text, today)
+        out += rules_zh_social.feedback(text) + rules_zh_social.fallout(text) + chinese_events(text, today)
     if re.search(r"[A-Za-z]{2}", text):
-        out += english_events(text, today)
+        out += rules_en_life.fallout(text) + english_events(text, today)
     return out
 
 
@@ -122,7 +122,25 @@ def _merge(text: str, found: list[Candidate]) -> list[Candidate]:
     found = _attach(found, "profile:routine:sleep", "profile:job", r"night|shift|evening|overnight", "({})")
     found = _attach(found, "profile:hometown", "profile:city", r".", "({})")
     found = _merge_moods(text, found)
+    found = _merge_plans(text, found)
     return _drop_echoes(found)
+
+
+def _merge_plans(text: str, found: list[Candidate]) -> list[Candidate]:
+    """What the user is preparing for leads the dated step of it ("在准备考研，12月19号初试")."""
+    events = [c for c in found if c.category == "event" and c.quote in text]
+    out = list(found)
+    for plan in [c for c in found if (c.topic or "").startswith("profile:plan:")]:
+        p_end = text.find(plan.quote) + len(plan.quote)
+        after = [e for e in events if 0 <= text.find(plan.quote) < text.find(e.quote)
+                 and not re.search(r"[。！？!?\n]", text[p_end:text.find(e.quote)])]
+        if plan.quote in text and after:
+            event = after[0]
+            sep = "，" if has_cjk(event.content) else "; "
+            merged = replace(event, content=plan.content + sep + event.content,
+                             quote=text[text.find(plan.quote):text.find(event.quote) + len(event.quote)])
+            out = [merged if c is event else c for c in out if c is not plan]
+    return out
 
 
 def _merge_names(text: str, found: list[Candidate]) -> list[Candidate]:

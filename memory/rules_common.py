@@ -134,7 +134,7 @@ TRAILERS = re.compile(
 KINDS = re.compile(r"^(?:tv\s+show|show|movie|film|band|game|video\s+game|book|series|song|podcast|album|singer|artist|"
                    r"anime|team|musical|play|app|brand|channel|youtuber|author|restaurant)\s+(?=\S)", re.I)
 GERUNDS = re.compile(r"^(?:drinking|eating|playing|doing|watching|listening to|going to|"
-                     r"reading|having|using|smoking)\s+", re.I)
+                     r"reading|having|using|smoking|learning|studying|practi[cs]ing)\s+", re.I)
 ZH_VERB_HEAD = re.compile(r"^(?:打|练|玩|看|吃|喝|听|追|刷|学|做|去|跑)(?=[\u4e00-\u9fff]{2}|(?<!跑)(?<!学)[\u4e00-\u9fff]$)")
 
 

@@ -16,7 +16,7 @@ Builder = Callable[[re.Match, str], "Candidate | None"]
 I = re.IGNORECASE
 
 ADV = r"(?:(?:really|absolutely|totally|just|genuinely|honestly|seriously|truly|still|kinda|so|" \
-      r"kind of|lowkey|super|completely|officially|pretty|very|actually|literally|definitely)\s+)*"
+      r"kind of|lowkey|super|completely|officially|pretty|very|actually|literally|definitely|(?!only\b)[a-z]{3,}ly)\s+)*"
 OBJ_STOP = (r"(?=\s*(?:[,.!?;:…()\n\"]|—|–|\s-\s|$)|\s+(?:lately|recently|so much|these days|right now|"
             r"anymore|any more|at all|tbh|lol|haha\w*|but|and|because|cause|cuz|since|when|though|too|"
             r"as well|now|ever since|for like|on repeat|every|all the time|tonight|today|this week|"
@@ -64,7 +64,8 @@ JOBS = (
     r"coordinator|administrator|specialist|supervisor|advisor|adviser|associate|representative|operator|inspector|"
     r"planner|strategist|executive|founder|co-founder|entrepreneur|dispatcher|paralegal|sous-chef|"
     r"youtuber|influencer|actor|actress|dancer|singer|producer|director|stylist|hairdresser|barber|"
-    r"tattoo artist|housekeeper|teaching assistant|preschool teacher|delivery driver|courier"
+    r"tattoo artist|housekeeper|teaching assistant|preschool teacher|delivery driver|courier|RN|LPN|registered nurse|"
+    r"UX researcher|user researcher|data engineer|QA engineer|tester"
 )
 TEACH_LEVELS = (r"kindergarten|preschool|pre-k|daycare|elementary(?: school)?|middle school|high school|"
                 r"\d+(?:st|nd|rd|th) grade|first grade|second grade|third grade|fourth grade|fifth grade|"
@@ -96,6 +97,9 @@ STYLE_TOPICS = [
     (r"list|bullet", "format"),
     (r"formal|casual|tone|gentle|cheerful|upbeat|positive|serious|direct|honest|blunt|sugarcoat|soften|warm", "tone"),
     (r"call(?:ing)? me|name", "address"), (r"swear|curs", "swearing"), (r"apolog|sorry", "apologies"),
+    (r"metric|imperial|grams?\b|celsius|fahrenheit|units|kilos?\b|pounds|miles|cups", "units"),
+    (r"self-help|normal\s+person|like\s+a\s+(?:friend|human|person|robot|therapist)|textbook", "tone"),
+    (r"tell(?:ing)?\s+me\s+to|remind(?:ing)?\s+me\s+to", "nagging"),
 ]
 STYLE_NOUN = re.compile(
     r"question|emoji|emoticon|smiley|joke|humou?r|puns?\b|sarcas|banter|exclamation|advice|suggestion|"
@@ -103,7 +107,10 @@ STYLE_NOUN = re.compile(
     r"bullet|formal|casual|tone|gentle|swear|curs|apolog|sorry|messages?|repl(?:y|ies)|answers?|sentences?|direct|"
     r"honest|blunt|supportive|encouraging|sugarcoat|soften|patient|warm|"
     r"quotes?|pep\s+talks?|motivational|platitudes?|clich|therapy[\s-]+(?:speak|talk)|positivity|silver\s+lining|"
-    r"responses?|texts?", I)
+    r"responses?|texts?|tell(?:ing)?\s+me\s+to|remind(?:ing)?\s+me\s+to|(?:giv(?:e|ing)|send(?:ing)?)\s+me\s+(?:[\w-]+\s+)?"
+    r"(?:exercises|tips|advice|lectures|homework|lists|links|articles|resources|reminders|affirmations)|"
+    r"metric|imperial|grams?\b|celsius|fahrenheit|units\b|kilos?\b|self-help|textbook|"
+    r"like\s+a\s+(?:normal\s+person|friend|human|real\s+person|robot|therapist)", I)
 
 
 def style_topic(text: str) -> str:
@@ -151,7 +158,7 @@ def _b_name(m: re.Match, text: str) -> Candidate | None:
 
 def _b_address(m: re.Match, text: str) -> Candidate | None:
     before = text[max(0, m.start() - 25):m.start()].lower()
-    if re.search(r"(?:don'?t|do not|never|stop|not|no longer|quit)\s+(?:\w+\s+)?$", before):
+    if re.search(r"(?:don'?t|do not|never|stop|not|no longer|quit|nobody|no one|no-one|noone)\s+(?:\w+\s+)?$", before):
         return None
     name = _name(m["name"])
     if not name:
@@ -250,9 +257,29 @@ def _b_city(m: re.Match, text: str) -> Candidate | None:
     if not capitalised:
         return None
     place = capitalised.group(0).rstrip(".")
+    same = re.search(r"\b(?:still|also)\s+(?:in\s+)?(?P<c>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)?)", text[m.end():])
+    if same and same["c"] not in place:
+        place += ", " + same["c"]
     moved = m.groupdict().get("moved")
     content = f"Lives in {place}" + (" (moved recently)" if moved else "")
     return candidate("profile", content, _q(m, text), "profile:city")
+
+
+INTRO = re.compile(r"\b(?:I'm|I\s+am|im|name's|my\s+name\s+is|this\s+is)\s+[A-Z][a-z]+|\bintro\b|\babout\s+me\b", I)
+
+
+def _b_intro_job(m: re.Match, text: str) -> Candidate | None:
+    if not INTRO.search(text):
+        return None
+    job = m["job"].strip()
+    art = "an" if job[:1].lower() in "aeiou" and not re.match(r"U[A-Z]|u[bns]i|eu", job) else "a"
+    return candidate("profile", f"Works as {art} {job} {m['prep'].lower()} {m['place']}", _q(m, text).lstrip(", "), "profile:job")
+
+
+def _b_intro_city(m: re.Match, text: str) -> Candidate | None:
+    if not INTRO.search(text) or m["prep"].lower() != "in":
+        return None
+    return candidate("profile", f"Lives in {m['place']}", _q(m, text), "profile:city")
 
 
 def _b_from(m: re.Match, text: str) -> Candidate | None:
@@ -265,6 +292,8 @@ def _b_diet(m: re.Match, text: str) -> Candidate | None:
     extra = re.search(r"\bno\s+(?P<x>(?:meat|dairy|fish|pork|beef|animal)[\w\s]{0,20}?)(?=\s+please|[,.!?]|$)", text, I)
     note = f" (no {extra['x'].strip()})" if extra else ""
     topic = "profile:allergy" if diet.startswith("allergic") else "profile:diet"
+    since = re.match(r"\s+since\s+(?:(?:I\s+was\s+)?[\w']+(?:\s+(?:school|college|uni|university|grade))?)", text[m.end():], I)
+    note += f" ({since.group(0).strip()})" if since and not note else ""
     return candidate("profile", f"Is {diet}{note}", _q(m, text), topic)
 
 
@@ -297,15 +326,19 @@ def _b_habit(m: re.Match, text: str) -> Candidate | None:
     return candidate("profile", f"{verb} {rest} {m['freq']}".replace("  ", " "), _q(m, text), topic)
 
 
+INTRO_FRAGMENT = re.compile(r"(?:^|[,:;]\s*)(?:(?i:a|an)\s+)?(?P<job>(?:[\w-]+\s+){0,2}?(?i:" + JOBS + r"))\s+(?P<prep>in|at|(?i:based\s+in))\s+"
+                            r"(?P<place>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,2})(?=\s*(?:[,.!?;]|$))")
 PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(r"\bmy\s+name(?:'s|\s+is)\s+(?P<name>[A-Za-z][\w-]*)", I), _b_name),
     (re.compile(r"(?i:\b(?:it's|its|it\s+is|name's)\s+)(?P<name>[A-Z][a-z]+)\b(?=\s+with\s+an?\s+[A-Z]\b|,?\s+not\s+[A-Z][a-z]+)"),
      _b_name),
-    (re.compile(r"(?i:\b(?:I'm|I\s+am|im|this\s+is)\s+)(?P<name>[A-Z][a-z]+)"
+    (re.compile(r"(?i:(?:^|[.!?:,]\s*)(?:my\s+)?(?:name's|names|name\s+is)\s+)(?P<name>[A-ZÀ-Þ][a-zß-ÿ]+)(?![\w'])"), _b_name),
+    (re.compile(r"(?i:\b(?:I'm|I\s+am|im|this\s+is)\s+)(?P<name>[A-ZÀ-Þ][a-zß-ÿ]+)"
                 r"(?=\s*(?:[,.!?;)]|—|–|-|$)|\s+(?i:btw|by the way|here|lol|haha|and|from|\())"), _b_name),
     (re.compile(r"\b(?:call|calls|calling)\s+me\s+(?P<name>(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof|Professor|Coach|Doctor|Captain|Miss)\.?\s+)?"
                 r"[A-Za-z][\w-]*)", I), _b_address),
-    (re.compile(r"\bI\s+(?:go|prefer to go)\s+by\s+(?P<name>[A-Za-z][\w-]*)", I), _b_address),
+    (re.compile(r"\bI(?:'ve|\s+have|'m|\s+am)?\s+(?:started\s+|been\s+|now\s+|actually\s+|mostly\s+)*(?:go|going|prefer\s+to\s+go)\s+by\s+"
+                r"(?P<name>(?-i:[A-Z])[\w-]*)", I), _b_address),
     (re.compile(r"\b(?:don'?t|do\s+not|never|stop|quit|not)\s+(?:\w+\s+)?(?:call|calling)\s+me\s+"
                 r"(?P<name>[\w'-]+(?:\s+[\w'-]+)?)(?=\s*(?:[,.!?;]|$)|\s+(?:anymore|please|again|ok|it)\b)", I),
      _b_no_address),
@@ -321,6 +354,10 @@ PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
                 r"(?P<job>(?:[\w-]+\s+){0,2}?(?:" + JOBS + r"))\b"
                 r"(?P<where>\s+(?:at|for|in|to|with)\s+(?:(?:St|Mt|Ft|Dr)\.\s*)?[^,.!?;\n]{2,40}?)?(?=\s*(?:[,.!?;)]|—|$)|\s+(?:and|but|so|lol|now)\b)", I),
      _b_job),
+    (re.compile(r"(?:\bI(?:'ve|\s+have)\s+|(?:^|[.!?,]\s*)|\bbut\s+|\band\s+)been\s+(?:a|an)\s+(?P<job>(?:[\w-]+\s+){0,2}?(?:" + JOBS + r"))"
+                r"\s+(?:for|since)\s+", I), _b_job),
+    (re.compile(r"(?:^|[.!?,]\s*)(?:(?:and|so|now)\s+)?(?:(?:now|finally|officially)\s+)+(?:a|an)\s+(?P<job>(?:[\w-]+\s+){0,2}?(?:" + JOBS + r"))"
+                r"(?=\s*(?:[,.!?;)]|$)|\s+(?:and|but|so|lol|now)\b|\s*[^\w\s])", I), _b_job),
     (re.compile(r"\bbeing\s+(?:a|an)\s+(?P<job>(?:[\w-]+\s+){0,2}?(?:" + JOBS + r"))\s+(?:is|has\s+been|can\s+be|was)\b", I),
      _b_job),
     (re.compile(r"\bI\s+(?:really\s+|absolutely\s+|honestly\s+)*(?:love|like|enjoy|hate|miss)\s+being\s+(?:a|an)\s+"
@@ -338,7 +375,7 @@ PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
                 r"graduate|phd|master's|undergrad|college|university|nursing|med|law)\s*(?:student\s+)?(?:studying|majoring\s+in)\s+"
                 r"(?P<subj>[\w ]{2,30}?)(?:\s+at\s+(?P<school>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)*))?(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol)\b)", I),
      _b_student),
-    (re.compile(r"\bI(?:'m|\s+am)?\s+(?:currently\s+)?(?:studying|majoring\s+in|study)\s+(?P<subj>[\w ]{2,30}?)\s+at\s+"
+    (re.compile(r"(?i:\bI(?:'m|\s+am)?\s+(?:currently\s+)?(?:studying|majoring\s+in|study)\s+)(?P<subj>[\w ]{2,30}?)\s+at\s+"
                 r"(?P<school>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)*)"), _b_student),
     (re.compile(r"\bI(?:'m|\s+am)\s+(?:now\s+|finally\s+|officially\s+)?(?P<job>retired|unemployed|between\s+jobs|self-employed)\b", I),
      _b_status),
@@ -367,7 +404,8 @@ PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(r"\bI\s+work\s+(?P<shift>nights|night\s+shifts?|the\s+night\s+shift|overnights|evenings|weekends|"
                 r"early\s+mornings|double\s+shifts|12-hour\s+shifts|the\s+graveyard\s+shift|graveyard)(?P<where>\s+(?:at|for|in)\s+[^,.!?;\n]{2,50}?)?"
                 r"(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol)\b)", I), _b_shift),
-    (re.compile(r"\bI\s+work\s+(?:at|for)\s+(?P<org>(?:a|an|the)\s+[^,.!?;\n]{2,40}?|[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*)*)"
+    (re.compile(r"(?i:\bI\s+(?:also\s+|currently\s+|now\s+)?work\s+(?:remotely\s+|part[- ]time\s+|full[- ]time\s+|from\s+home\s+)?(?:at|for)\s+)"
+                r"(?P<org>(?i:a|an|the)\s+[^,.!?;\n]{2,40}?|[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*)*)"
                 r"(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol|now|as)\b)"), _b_works_at),
     (re.compile(r"\bI\s+(?:just\s+)?(?P<verb>quit|left|lost)\s+my\s+job\b", I), _b_quit_job),
     (re.compile(r"\bI(?:'m|\s+am)?\s*(?:now\s+)?(?:live|living|based|located|reside|staying)\s+in\s+"
@@ -375,10 +413,17 @@ PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(r"(?:\b(?:I|we)\s+|^|[.!?,]\s*)(?:(?:just|recently|finally|officially)\s+)?(?:have\s+|'ve\s+)?(?P<moved>moved|relocated)"
                 r"\s+to\s+"
                 r"(?P<place>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,2})"), _b_city),
-    (re.compile(r"\bI(?:'m|\s+am)\s+(?:originally\s+)?from\s+(?P<place>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,2})"), _b_from),
-    (re.compile(r"\bI(?:'m|\s+am)\s+(?:(?:now|fully|strictly|mostly|also|a|an|pretty|super)\s+)*(?P<diet>vegan|"
+    (re.compile(r"(?i:\bI(?:'ve|\s+have)\s+|(?:^|[.!?,]\s*)|\bbut\s+|\band\s+)(?i:(?:been\s+)?living|lived|been\s+based|live)\s+in\s+"
+                r"(?P<place>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,2})(?=\s+(?:for|since|now|all|my|about|almost|over)\b|\s*[,.!?;]|$)"), _b_city),
+    (re.compile(r"(?i:\bI(?:'m|\s+am)\s+(?:currently\s+|now\s+)?in\s+)(?!(?:IT|HR|Sales|Marketing|Finance|Love|Grade|Year|Class|School)\b)"
+                r"(?P<place>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,2})(?=\s*,\s*[A-Z]|\s*[.!]*\s*$|\s+(?i:btw|these\s+days)\b)"), _b_city),
+    (INTRO_FRAGMENT, _b_intro_job),
+    (INTRO_FRAGMENT, _b_intro_city),
+    (re.compile(r"(?i:\b(?:I'm|I\s+am|im)\s+(?:originally\s+)?from\s+)(?P<place>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,2})"), _b_from),
+    (re.compile(r"(?:\bI(?:'m|\s+am|'ve\s+been|\s+have\s+been|\s+went|\s+turned|\s+became)|(?:^|[.!?,]\s*)been)\s+"
+                r"(?:(?:now|fully|strictly|mostly|also|a|an|pretty|super|full|basically)\s+)*(?P<diet>vegan|"
                 r"vegetarian|pescatarian|gluten[- ]free|lactose[- ]intolerant|celiac|keto|dairy[- ]free|"
-                r"allergic\s+to\s+[\w\s]+?)(?=\s*(?:[,.!?;]|$)|\s+(?:so|and|but|btw|now|lol)\b)", I), _b_diet),
+                r"allergic\s+to\s+[\w\s]+?)(?=\s*(?:[,.!?;]|$)|\s+(?:so|and|but|btw|now|lol|since|for|ever|these|lately|most)\b)", I), _b_diet),
     (re.compile(r"\bI(?:'m|\s+am)?\s+(?:usually|normally|typically|always|mostly)\s+(?:asleep|sleeping|in\s+bed|sleep)\s+"
                 r"(?:from\s+)?(?:like\s+|around\s+|about\s+)?(?P<a>\d{1,2}(?::\d\d)?\s*(?:am|pm)?)\s*"
                 r"(?:to|-|–|till|until)\s*(?P<b>\d{1,2}(?::\d\d)?\s*(?:am|pm)?)", I), _b_sleep),
@@ -386,10 +431,14 @@ PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
                 r"go\s+to\s+sleep|fall\s+asleep)\s+(?:at|around|by|before)\s+(?:like\s+)?(?P<t>\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|"
                 r"p\.m\.)?)(?P<tail>\s+(?:now|these\s+days|every\s+day|on\s+weekdays|most\s+days))?", I), _b_wake),
     (re.compile(r"\bI(?:'m|\s+am)\s+(?:such\s+|totally\s+|definitely\s+|more\s+of\s+)?(?:a|an)\s+"
-                r"(?P<kind>morning|night|early)\s+(?:person|bird)|\bI(?:'m|\s+am)\s+(?:a\s+)?(?P<owl>night\s+owl)", I),
+                r"(?P<kind>morning|night|early)\s+(?:person|bird)|\bI(?:'m|\s+am)\s+(?:(?:a|such|total|totally|huge|complete|massive|big|"
+                r"definitely|a\s+bit\s+of|kind\s+of|kinda)\s+)*(?P<owl>night\s+owl)", I),
      _b_chronotype),
-    (re.compile(r"\bI\s+(?:usually\s+|always\s+|try\s+to\s+)?(?P<act>go\s+to\s+the\s+gym|run|swim|meditate|work\s+out|"
-                r"do\s+yoga|go\s+running|go\s+swimming|go\s+climbing|bike\s+to\s+work|journal|walk\s+my\s+dog)\s+"
+    (re.compile(r"\bI\s+(?:usually\s+|always\s+|try\s+to\s+|still\s+)?(?P<act>go\s+to\s+the\s+gym|run|swim|meditate|work\s+out|"
+                r"do\s+yoga|go\s+running|go\s+swimming|go\s+climbing|bike\s+to\s+work|journal|walk\s+my\s+dog|go\s+to\s+(?:church|mass|"
+                r"temple|the\s+mosque|therapy|the\s+farmers\s+market|the\s+library|dance\s+class|choir(?:\s+practice)?)|go\s+hiking|"
+                r"go\s+dancing|go\s+fishing|volunteer(?:\s+at\s+(?:a|an|the|my)\s+[\w ]{2,20}?)?|call\s+my\s+\w+|visit\s+my\s+\w+|"
+                r"play\s+(?:tennis|soccer|football|basketball|golf|chess|poker|pickleball|board\s+games|d&d|dnd|video\s+games))\s+"
                 r"(?P<freq>every\s+(?:morning|day|night|evening|weekend|\w+day)|(?:twice|three\s+times|\w+\s+times)"
                 r"\s+a\s+week|daily|before\s+work|after\s+work)", I), _b_habit),
 ]
@@ -417,6 +466,19 @@ def _b_request(m: re.Match, text: str) -> Candidate | None:
     topic = f"feedback:phrase:{quoted_words.group(1).lower()}" if (quoted_words := re.search(
         r"['\"“‘]([^'\"”’]{2,40})['\"”’]", req)) else style_topic(req)
     return candidate("feedback", _request_content(req), _q(m, text), topic)
+
+
+def _b_no_need(m: re.Match, text: str) -> Candidate | None:
+    """"You don't have to be so formal" asks the companion not to be."""
+    req = re.sub(r"\b(?:w|with)\s+me\b", "with me", m["req"], flags=I)
+    if not STYLE_NOUN.search(req):
+        return None
+    return candidate("feedback", _request_content("don't " + req), _q(m, text), style_topic(req), polarity=-1)
+
+
+def _b_allowed(m: re.Match, text: str) -> Candidate | None:
+    what = re.sub(r"\s+", " ", m["what"].lower())
+    return candidate("feedback", f"Is fine with {what}", _q(m, text), style_topic(what))
 
 
 def _b_rather_you(m: re.Match, text: str) -> Candidate | None:
@@ -449,13 +511,18 @@ def _b_your_messages(m: re.Match, text: str) -> Candidate | None:
 
 REQ_VERBS = (r"(?:stop|quit|avoid|not|start|try\s+to|tone\s+down|tone\s+it\s+down\s+with|cut\s+(?:down|back)\s+on|"
              r"cut\s+out|use\s+(?:less|fewer|more)|be\s+(?:more|less)|keep|go\s+easy\s+on|lay\s+off|ease\s+up\s+on|"
-             r"skip|drop|ditch|lose|limit|write|answer|reply|respond|talk|speak|send)\b")
+             r"skip|drop|ditch|lose|limit|write|answer|reply|respond|talk|speak|send|use|give)\b")
 FEEDBACK_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(r"\b(?:can|could|would|will)\s+you\s+(?:please\s+|maybe\s+|pls\s+|just\s+|kindly\s+|try\s+and\s+)*"
                 r"(?P<req>" + REQ_VERBS + r"[^?.!\n]*)", I), _b_request),
     (re.compile(r"\b(?P<job>(?:[\w-]+\s+)?(?:" + JOBS + r"))\s+life\b(?!\s+(?:insurance|coach))", I), _b_job),
-    (re.compile(r"\b(?:you\s+can|feel\s+free\s+to|you\s+don't\s+have\s+to|no\s+need\s+to)\s+(?:just\s+|totally\s+)?"
+    (re.compile(r"\b(?:you\s+can|feel\s+free\s+to)\s+(?:just\s+|totally\s+)?"
                 r"(?P<req>(?:drop|lose|skip|ditch|relax|stop|cut|be)\b[^?.!\n,]*)", I), _b_request),
+    (re.compile(r"\b(?:(?:you|u|ya)\s+(?:don't|dont|do\s+not)\s+(?:have|need)\s+to|no\s+need\s+to)\s+(?:always\s+|just\s+)?"
+                r"(?P<req>(?:be|use|say|ask|apologi[sz]e|sugarcoat|write|add|end|start|keep|give|send)\b[^?.!\n,]*)", I), _b_no_need),
+    (re.compile(r"\b(?P<what>swearing|cursing|profanity|emojis?|slang|sarcasm|dark\s+humou?r|long\s+(?:messages|answers|replies)|"
+                r"memes|bad\s+words)\s+(?:is|are)\s+(?:(?:totally|completely|honestly|actually|also|100%)\s+)?(?:fine|ok|okay|welcome|"
+                r"allowed|cool)\b", I), _b_allowed),
     (re.compile(r"(?:^|[.!?:]\s*|,\s*|\b(?:also|and|oh|but|so|pls|please|ok|okay)\s+)(?:please\s+|pls\s+|just\s+)?"
                 r"(?P<req>(?:stop|quit|don't|do\s+not|never|avoid|tone\s+down|less|fewer|no\s+more|no(?=\s+[\w\s-]{2,30}?\s+please)|cut\s+(?:out|back\s+on|"
                 r"down\s+on)|keep|be\s+(?:more|less)|use\s+(?:less|fewer|more))\b[^?.!\n]*)", I), _b_request),

@@ -78,6 +78,48 @@ def _b_quit(m: re.Match, text: str) -> Candidate | None:
     return candidate("preference", content, _q(m, text), f"preference:{norm_object(obj)}", -1)
 
 
+GERUND_OF = {"run": "running", "swim": "swimming", "jog": "jogging", "shop": "shopping", "bike": "biking", "dance": "dancing",
+             "skate": "skating", "bake": "baking", "hike": "hiking", "ride": "riding", "write": "writing", "smoke": "smoking",
+             "vape": "vaping", "game": "gaming", "cycle": "cycling", "lift": "lifting"}
+
+
+def _b_stopped_doing(m: re.Match, text: str) -> Candidate | None:
+    """"I don't run anymore": an activity given up, on the same topic as "I'm into running"."""
+    verb = m["verb"].lower()
+    gerund = GERUND_OF.get(verb, verb + "ing")
+    return candidate("preference", f"Doesn't {verb} anymore", _q(m, text), f"preference:{gerund}", -1)
+
+
+def _b_fav(m: re.Match, text: str) -> Candidate | None:
+    kind = m["kind"].lower()
+    obj = drop_fillers(m["obj"].strip())
+    if not obj or re.match(r"(?:it|that|this|when|how|you|your)\b", obj, I):
+        return None
+    return candidate("preference", f"Favourite {kind} is {third_person(obj)}", _q(m, text), f"preference:{norm_object(obj)}")
+
+
+def _b_job_feeling(m: re.Match, text: str) -> Candidate | None:
+    verb = m["verb"].lower()
+    polarity = -1 if re.search(r"hate|can't|cannot|dislike|don't", verb) else 1
+    said = {"love": "Loves", "like": "Likes", "enjoy": "Enjoys", "hate": "Hates"}.get(verb, "Dislikes" if polarity < 0 else "Likes")
+    return candidate("preference", f"{said} their {m['what'].lower()}", _q(m, text), f"preference:{m['what'].lower()}", polarity)
+
+
+def _b_afraid(m: re.Match, text: str) -> Candidate | None:
+    if re.match(r"(?:my|the|his|her|their|our|losing|being|failing)\b", m["obj"], I):
+        return None
+    return _pref(m, text, f"Is {m['how'].lower()} of {{obj}}", -1)
+
+
+def _b_identity(m: re.Match, text: str) -> Candidate | None:
+    what = re.sub(r"\s+", " ", m["what"].lower())
+    return candidate("preference", f"Is a {what}", _q(m, text), f"preference:{what}")
+
+
+def _b_fan_here(m: re.Match, text: str) -> Candidate | None:
+    return _pref(m, text, "Is a big fan of {obj}", 1)
+
+
 def _b_gone_off(m: re.Match, text: str) -> Candidate | None:
     return _pref(m, text, "No longer likes {obj}", -1)
 
@@ -119,6 +161,25 @@ PREFERENCE_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(r"\bI\s+(?:no\s+longer|don't|do\s+not)\s+" + ADV + r"(?P<verb>eat|drink|like|watch|play|listen\s+to|do|enjoy|"
                 r"read|use|go\s+to)\s+"
                 r"(?P<obj>[^,.!?;:\n]{1,40}?)\s+(?:anymore|any\s+more)", I), _b_no_longer),
+    (re.compile(r"\bI\s+(?:don't|do\s+not|no\s+longer|can't|cannot|never)\s+(?:really\s+|even\s+|really\s+even\s+)?(?P<verb>run|swim|jog|bike|"
+                r"cycle|climb|dance|paint|draw|knit|skate|surf|ski|game|bake|cook|hike|golf|lift|sing|smoke|vape|drink|party|"
+                r"meditate|journal)\s+(?:anymore|any\s+more|these\s+days)\b", I), _b_stopped_doing),
+    (re.compile(r"\bmy\s+(?:all[- ]time\s+)?(?:fav|fave|favou?rite)\s+(?P<kind>(?:tv\s+)?show|band|singer|artist|movie|film|book|game|"
+                r"video\s+game|food|snack|drink|song|album|anime|podcast|sport|team|author|restaurant|season|place|hobby|dish|"
+                r"cuisine)\s+(?:of\s+all\s+time\s+|ever\s+|right\s+now\s+|atm\s+|lately\s+|these\s+days\s+)?(?:is|has\s+to\s+be|"
+                r"would\s+be|'s)\s+(?:(?:prob|probably|definitely|def|honestly|still|easily|hands\s+down|for\s+sure|just|always)\s+)*"
+                r"(?P<obj>[^,.!?;:\n]{1,40}?)(?=\s*[,.!?;:\n(]|$|\s+(?:lol|lmao|tbh|haha\w*|btw|because|cause|cuz|since|I've|Ive|I\s)\b)", I),
+     _b_fav),
+    (re.compile(r"(?:^|[.!?]\s*)(?:(?:honestly|tbh|ngl|lol|ok|okay|but|also)\s+)*(?P<verb>not\s+(?:a\s+(?:big\s+|huge\s+)?fan\s+of|"
+                r"into|big\s+on))\s+" + OBJ, I), _b_over),
+    (re.compile(r"\bI\s+" + ADV + r"(?P<verb>love|like|enjoy|hate|dislike|can't\s+stand|don't\s+like)\s+my\s+(?P<what>job|work)\b", I),
+     _b_job_feeling),
+    (re.compile(r"\bI(?:'m|\s+am)\s+" + ADV + r"(?P<how>terrified|scared|afraid|frightened)\s+of\s+" + OBJ, I), _b_afraid),
+    (re.compile(r"\b(?:I'm|I\s+am|im)\s+(?:(?:a|an|such\s+a|total|huge|big|massive|real|complete|proud)\s+)+(?P<what>foodie|gamer|bookworm|"
+                r"homebody|introvert|extrovert|cat\s+person|dog\s+person|gym\s+rat|coffee\s+snob|plant\s+(?:mom|dad|parent)|"
+                r"dog\s+(?:mom|dad)|cat\s+(?:mom|dad)|book\s+nerd|movie\s+buff|film\s+buff|sneakerhead|anime\s+fan)\b", I), _b_identity),
+    (re.compile(r"(?:^|[.!?,]\s*)(?:(?:a|such\s+a|total|huge|big|massive|die-?hard)\s+)+(?P<obj>[\w-]+(?:\s[\w-]+)?)\s+(?:fan|stan|nerd)"
+                r"\s+here\b", I), _b_fan_here),
     (re.compile(r"\bI\s+no\s+longer\s+(?P<verb>eat|drink|like|watch|play|listen\s+to|do|enjoy)\s+" + OBJ, I),
      _b_no_longer),
     (re.compile(r"\bI(?:'ve|\s+have)?\s+(?:totally\s+|kind\s+of\s+|kinda\s+|completely\s+)?(?:gone\s+off|gotten\s+sick\s+of|"
@@ -144,7 +205,7 @@ PREFERENCE_RULES: list[tuple[re.Pattern[str], Builder]] = [
                 r"like\s+(?P<what>soap|dirt|cardboard|garbage|trash|feet|medicine|metal|chemicals|plastic|nothing|"
                 r"sweat|grass|perfume|rubber|poison|death|dish\s?water|bleach|mud)\b", I), _b_taste),
     (re.compile(r"\bI(?:'ve|\s+have)?\s+(?:(?:finally|officially|just|recently|completely|totally)\s+)*"
-                r"(?:quit|gave\s+up|given\s+up|stopped|cut\s+out|kicked)\s+"
+                r"(?:quit|gave\s+up(?:\s+on)?|given\s+up(?:\s+on)?|stopped|cut\s+out|kicked)\s+"
                 r"(?P<ger>(?:drinking|eating|smoking|playing|doing|watching|going\s+to|using|vaping)\s+)?" + OBJ, I),
      _b_quit),
     (re.compile(r"\bI\s+" + ADV + r"(?P<verb>love|adore|like|enjoy)\s+" + OBJ, I), _b_like_verb),
@@ -160,7 +221,7 @@ PREFERENCE_RULES: list[tuple[re.Pattern[str], Builder]] = [
                 r"(?:(?:so|honestly|literally|just|absolutely|truly|genuinely|kinda|pretty)\s+)*(?P<how>disgusting|gross|revolting|"
                 r"vile|nasty|the\s+worst|unbearable|overrated|awful|horrible)\b", I), _b_gross),
     (re.compile(r"\b(?P<obj>[\w-]+(?:\s[\w-]+)?)\s+(?:is|keeps)\s+(?:\w+\s+){0,2}?(?:the\s+only\s+thing\s+keeping\s+me\s+"
-                + KEEPS + r"|keeps\s+me\s+" + KEEPS + r"|my\s+happy\s+place|my\s+therapy|my\s+(?:whole\s+)?life|my\s+everything|my\s+"
+                + KEEPS + r"|keeps\s+me\s+" + KEEPS + r"|my\s+happy\s+place|my\s+therapy|my\s+(?:whole\s+)?life|my\s+everything|life(?=\s*(?:[.!?,;]|$))|bae\b|my\s+"
                 r"(?:favou?rite|fav|fave)\s+(?:thing|food|show|band|song|game|hobby|sport|book|movie|snack|drink))\b", I),
      _b_sane_or_fav),
     (re.compile(r"\bmy\s+(?P<obj>[\w-]+(?:\s[\w-]+)?)\s*,?\s*(?:they're|they\s+are|it's|it\s+is|which\s+(?:is|are))\s+(?:\w+\s+){0,2}?"
@@ -253,7 +314,11 @@ LIFE_NEWS = (r"(?:just\s+|recently\s+|finally\s+)?(?:(?:was|got|has\s+been|is|ju
              r"in\s+(?:the\s+)?hospital|in\s+the\s+ER|deployed)|passed\s+away|died|passed|had\s+(?:a|her|their)\s+baby|gave\s+birth|"
              r"got\s+(?:married|engaged|divorced|sick|diagnosed|fired|laid\s+off)|is\s+(?:pregnant|sick|really\s+sick|"
              r"in\s+(?:the\s+)?hospital)|has\s+(?:cancer|dementia|covid|alzheimer's)|started\s+chemo|was\s+diagnosed|"
-             r"moved\s+(?:away|out)|is\s+moving\s+away|lost\s+(?:her|his|their)\s+job|retired|had\s+surgery)")
+             r"moved\s+(?:away|out)|is\s+moving\s+away|lost\s+(?:her|his|their)\s+job|retired|had\s+surgery|"
+             r"has\s+(?:autism|adhd|asthma|diabetes|epilepsy|anxiety|depression|a\s+disability|special\s+needs|ms|long\s+covid|"
+             r"parkinson's|a\s+heart\s+condition)|is\s+(?:autistic|disabled)|(?:is\s+moving|moved|is\s+relocating)\s+to\s+[A-Z][\w'-]+|"
+             r"(?:just\s+)?started\s+(?:college|school|kindergarten|preschool|daycare|high\s+school|middle\s+school|uni|university|"
+             r"a\s+new\s+job|chemo|therapy)|got\s+into\s+[A-Z][\w'-]+|is\s+(?:getting\s+married|having\s+a\s+baby|expecting))")
 PEOPLE_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(NAME + r"\s+(?i:and\s+I)\s+(?i:(?:just\s+|finally\s+|officially\s+)?(?:broke\s+up|split(?:\s+up)?|"
                 r"separated|are\s+done|called\s+it\s+quits|got\s+divorced|are\s+over|ended\s+things|"

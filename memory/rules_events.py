@@ -22,7 +22,12 @@ EVENT_EN = re.compile(
     r"deadline|presentation|performance|audition|tryout|game|match|race|marathon|half[- ]marathon|graduation|"
     r"ceremony|party|due\s+date|moving\s+day|hearing|court\s+date|conference|orientation|first\s+day|start\s+date|"
     r"launch|exhibition|tournament|competition|meeting|reunion|funeral|baby\s+shower|shower|bar\s+exam|MCAT|LSAT|"
-    r"GRE|SAT|IELTS|TOEFL|dentist|doctor's|date\s+night|concert|show|play|opening|premiere|retreat|camp)\b", I)
+    r"GRE|SAT|IELTS|TOEFL|dentist|doctor's|date\s+night|concert|show|play|opening|premiere|retreat|camp|"
+    r"colonoscopy|endoscopy|mammogram|MRI|CT\s+scan|ultrasound|x-?ray|blood\s+(?:test|work)|bloodwork|vaccin\w+|physio|"
+    r"appt|orthodontist|braces|therapy\s+session|visa|citizenship|naturali[sz]ation|oath\s+ceremony|"
+    r"lands?\s+in|landing\s+in|arriv(?:e|es|ing)\s+(?:in|at|on)|coming\s+to\s+visit|come\s+to\s+visit|visiting\s+me)\b", I)
+PAST_EN = re.compile(r"\b(?:had|went\s+to|was\s+at|were\s+at|attended|did|finished|got\s+back\s+from|survived)\s+"
+                     r"(?:(?:a|an|my|the|his|her|their|our|its)\s+)?(?:[\w'-]+\s+){0,2}?$", I)
 TRAVEL_EN = re.compile(r"\b(?P<verb>fly(?:ing)?\s+out|fly(?:ing)?|leav(?:e|ing)|depart(?:ing)?|head(?:ing)?\s+(?:out|off)"
                        r"|take\s+off|set(?:ting)?\s+off)\b", I)
 DEST_EN = re.compile(
@@ -40,7 +45,7 @@ MOD_STOP = frozenset("is was are the a an my our his her their got have has had 
                      "in on it's its this next with so just big first i'm im get getting scheduled schedule set up "
                      "i've lol omg ok okay also then got my, is, it, that, there's there".split())
 COMPLEMENT = re.compile(r"\s+(?:at|with|for|to)\s+(?:(?:the|my|a|an)\s+)?(?:[A-Z][\w'’&-]*(?:\s+[A-Z][\w'’&-]*)*|"
-                        r"[\w'’-]+(?:'s\s+[\w'’-]+)?)")
+                        r"[\w'’-]+(?:'s\s+[\w'’-]+)?)|(?<=\bin)\s+[A-Z][\w'’&-]*(?:\s+[A-Z][\w'’&-]*)*")
 AFTER_DATE = re.compile(r"\s+(?:at|in)\s+(?:(?:my|the|a|an|our)\s+)?[\w'’-]+(?:\s+[\w'’-]+){0,2}?(?=\s*(?:[,.!?;]|$|\s+and\b|"
                         r"\s+(?:so|but|lol)\b|[^\w\s']))")
 ANAPHORA = re.compile(r"^(?:it's|it\s+is|its|that's|which\s+is|it'll\s+be|it\s+will\s+be)\b", I)
@@ -49,7 +54,11 @@ EVENT_ZH = re.compile(
     r"毕业典礼|毕业|典礼|出发|航班|飞机|飞往|旅行|旅游|出差|演唱会|音乐会|比赛|演出|开学|入职|报到|搬家|聚会|约会|"
     r"雅思|托福|高考|中考|会议|汇报|截止|发布会|展览|预产期|纪念日|年会|路演|试讲|考级|比赛|马拉松|婚宴|相亲|回国|回家|"
     r"拔牙|智齿|补牙|看牙|牙医|洗牙|做手术|开刀|产检|打疫苗|签证|演讲|考驾照|科目[一二三四]|路考|答辩|开庭|搬新家|入学|报名|"
-    r"(?<![参思备])考(?![虑察验古究])|见[^，。！？]{0,5}(?:爸妈|父母|家长)|见导师|见客户|见家长|见面|开会|约了|预约|复诊|婚检|考核|述职|汇报|交论文|截稿|上岗|开题|中期|评审")
+    r"(?<![参思备])考(?![虑察验古究])|见[^，。！？]{0,5}(?:爸妈|父母|家长)|见导师|见客户|见家长|见面|开会|约了|预约|复诊|婚检|考核|述职|汇报|交论文|截稿|上岗|开题|中期|评审|"
+    r"团建|领证|登记结婚|聚餐|出游|度假|露营|看展|爬山|去[\u4e00-\u9fff]{1,6}?(?:玩|旅行|旅游|度假)|过来看我|来看我|回老家")
+
+
+HABIT_ZH = re.compile(r"一般|通常|经常|基本|总是|习惯|喜欢|常常|每个?(?:周|星期)")
 
 
 def _future(text: str, today: date) -> list[DateMention]:
@@ -120,6 +129,8 @@ def _en_sentence_event(text: str, sents: list[Span], i: int, today: date) -> Can
         if not kws:
             return None
         kw = min(kws, key=lambda k: abs(k.start() - when.start)) if src is sent else kws[-1]
+        if PAST_EN.search(src.text[:kw.start()]):
+            return None  # "had surgery on tuesday" is over, whatever date a bare weekday would give
         content = _noun_phrase(_shout_fix(src.text), kw, dates if src is sent else [], 0) + " " + date_text
         tail = AFTER_DATE.match(sent.text, when.end)
         if tail and src is sent:
@@ -152,7 +163,9 @@ def chinese_events(text: str, today: date) -> list[Candidate]:
         for j, cl in enumerate(parts):
             if not _future(cl.text, today):
                 continue
-            kw = EVENT_ZH.search(cl.text)
+            if re.search(r"周末|周[一二三四五六日天]|星期", cl.text) and HABIT_ZH.search(cl.text):
+                continue  # "周末喜欢去爬山" is a habit, not a plan for this weekend
+            kw = EVENT_ZH.search(cl.text) or EVENT_EN.search(" ".join(re.findall(r"[A-Za-z][\w'-]*", cl.text)))  # "后天有个presentation"
             span = cl
             if not kw and j + 1 < len(parts) and EVENT_ZH.search(parts[j + 1].text):
                 span = Span(text[cl.start:parts[j + 1].end], cl.start, parts[j + 1].end)

@@ -1,4 +1,4 @@
-"""Chinese extraction rules: profile, likes and dislikes, people and pets, moods and feedback.
+"""Chinese extraction rules: profile, likes and dislikes (people, pets, moods and feedback: `rules_zh_social`).
 
 Chinese has no spaces, so each rule anchors on the words people use around a fact (叫我…, 住在…,
 在…当…, 超迷…, …看腻了, 和…分手了) and cuts names and objects at punctuation or particles.
@@ -12,7 +12,7 @@ from typing import Callable
 import rjieba
 
 from memory.records import Candidate
-from memory.rules_common import candidate, clause_at, clauses, norm_object, quote_for, sentences, zh_clean
+from memory.rules_common import candidate, clause_at, norm_object, quote_for, zh_clean
 
 Builder = Callable[[re.Match, str], "Candidate | None"]
 HAN = r"\u4e00-\u9fff"
@@ -41,16 +41,6 @@ RELS = (r"男朋友|女朋友|男友|女友|老公|老婆|丈夫|妻子|对象|�
         r"舅舅|阿姨|姑姑|叔叔|姐|妹|哥|弟|妈|爸")
 PETS = (r"猫咪|小猫|猫猫|布偶猫|英短|美短|橘猫|狸花猫|暹罗猫|加菲猫|猫|狗狗|小狗|柴犬|柯基|金毛|哈士奇|泰迪|边牧|拉布拉多|萨摩耶|"
         r"比熊|博美|狗|兔子|仓鼠|鹦鹉|乌龟")
-KIN_FULL = {"姐": "姐姐", "妹": "妹妹", "哥": "哥哥", "弟": "弟弟", "妈": "妈妈", "爸": "爸爸"}
-NEWS = r"生了|怀孕|结婚|去世|走了|住院|生病|手术|离婚|确诊|退休|吵了|吵架|闹翻|冷战|出国|考上|毕业|分手|病了|过世"
-MOOD = (r"压力(?:好|很|特别|超|太|超级|有点|挺)?大|失眠|焦虑|抑郁|孤独|孤单|寂寞|emo|心情[^，。！？]{0,4}?(?:不好|不太好|很差|差|低落|糟)|"
-        r"提不起劲|提不起兴趣|打不起精神|没劲|"
-        r"情绪低落|崩溃|心累|难过|伤心|堵得慌|想哭|没动力|迷茫|很丧|好丧|烦躁|睡不着|喘不过气")
-STYLE = [(r"感叹号", "exclamation"), (r"表情|emoji", "emoji"), (r"问号|反问|提问|问我", "questions"),
-         (r"建议|鸡汤|说教|大道理|讲道理", "advice"), (r"简短|简洁|啰嗦|废话|长篇大论|字数|篇幅|太长|短一点|短点", "length"),
-         (r"(?:那么|这么|太|很|好)长|长消息|长文|字太多", "length"), (r"玩笑|段子|幽默", "humor"), (r"语气|温柔|正式|口语|客套|官方|敷衍|书面", "tone"), (r"列表|分点|markdown", "format"),
-         (r"说话|回复|回答|聊天|消息", "style")]
-DIRECTIVE = re.compile(r"别|不要|少|多|能不能|可不可以|可以|能用|请|希望|一点|一些|就行|就好|不用|简短|简洁")
 
 
 def _q(m: re.Match, text: str) -> str:
@@ -90,12 +80,24 @@ def _b_city(m: re.Match, text: str) -> Candidate | None:
         place = same["c"] + place
     moved = "搬家了，" if re.search(r"搬家|搬到|搬过来|搬去", text) and "搬到" not in m.group(0) else ""
     verb = "搬到了" if "搬到" in m.group(0) else "现在住在" if "现在" in m.group(0) else "住在"
+    plan = re.search(r"(?:要|准备|打算|快要|马上|即将|计划|想)$", text[max(0, m.start() - 4):m.start()])
+    if plan and "搬到" in m.group(0):
+        clause = clause_at(text, m.start())
+        return candidate("profile", zh_clean(text[clause.start:m.end()]), _q(m, text), "profile:city:plan")
     return candidate("profile", f"{moved}{verb}{place}", _q(m, text), "profile:city")
+
+
+INSTITUTION = re.compile(r"(?:银行|医院|学校|工厂|超市|酒店|餐厅|饭店|商场|幼儿园|小学|中学|大学|研究所|事务所|律所|银行|机关|政府|"
+                         r"局|厂|店|所|院|部|台|社|馆|中心|集团|企业|外企|国企|央企|车企|药企|门店)$")
 
 
 def _b_work_city(m: re.Match, text: str) -> Candidate | None:
     if m["p"] in BAD_PLACE or re.search(r"家|公司|单位", m["p"]):
         return None
+    if INSTITUTION.search(m["p"]):
+        if _someone_else(text, m.start("p")):
+            return None
+        return candidate("profile", zh_clean(clause_at(text, m.start("p")).text), _q(m, text), "profile:job")
     clause = clause_at(text, m.start("p")).text
     if re.search(rf"(?:{RELS}|他|她)", clause[:clause.index(m["p"])]):
         return None  # someone else's city ("我朋友在英国读书")
@@ -103,7 +105,7 @@ def _b_work_city(m: re.Match, text: str) -> Candidate | None:
 
 
 def _b_hometown(m: re.Match, text: str) -> Candidate | None:
-    if m["p"] in BAD_PLACE or re.search(r"一个|什么|哪|这|那", m["p"]):
+    if m["p"] in BAD_PLACE or re.search(r"一个|什么|哪|这|那|^个|的", m["p"]):
         return None
     return candidate("profile", f"老家是{m['p']}的", _q(m, text), "profile:hometown")
 
@@ -123,6 +125,11 @@ def _b_job_at(m: re.Match, text: str) -> Candidate | None:
 def _b_job(m: re.Match, text: str) -> Candidate | None:
     if _someone_else(text, m.start()):
         return None
+    change = re.search(r"(?:^|[，。！？,.!?\s])(?P<c>[^，。！？,.!?]*(?:升职|跳槽|转行|调岗|换工作|换了工作|转正)[^，。！？,.!?]*)[，,]\s*[^，。！？,.!?]*$",
+                       text[:m.start()])
+    if change:  # "在银行升职了，现在做客户经理": where and how the job changed belongs to it
+        start = change.start("c")
+        return candidate("profile", zh_clean(text[start:m.end()]), quote_for(text, start, m.end()), "profile:job")
     return candidate("profile", f"职业是{m['j']}", _q(m, text), "profile:job")
 
 
@@ -133,7 +140,7 @@ def _b_field(m: re.Match, text: str) -> Candidate | None:
 
 
 def _b_field_at(m: re.Match, text: str) -> Candidate | None:
-    if m["p"] in BAD_PLACE or re.search(r"家|公司|单位", m["p"]):
+    if m["p"] in BAD_PLACE or re.match(r"家|公司|单位", m["p"]) or re.search(r"(?<!一)家(?!企)", m["p"]):
         return None
     return candidate("profile", f"在{m['p']}做{m['j']}", _q(m, text), "profile:job")
 
@@ -163,7 +170,11 @@ def _b_zh_routine(m: re.Match, text: str) -> Candidate | None:
         return None
     kind = "wake" if m["w"] == "起床" else "bed"
     clause = clause_at(text, m.start("t"))
-    return candidate("profile", zh_clean(text[clause.start:m.end()]), _q(m, text), f"profile:routine:{kind}")
+    start = clause.start
+    lead = re.search(r"[^，。！？,.!?]*(?:早睡|晚睡|早起|熬夜|作息)[^，。！？,.!?]*[，,]\s*$", text[:clause.start])
+    if lead:
+        start = lead.start()
+    return candidate("profile", zh_clean(text[start:m.end()]), quote_for(text, start, m.end()), f"profile:routine:{kind}")
 
 
 def _b_own_shop(m: re.Match, text: str) -> Candidate | None:
@@ -176,6 +187,41 @@ def _b_left_job(m: re.Match, text: str) -> Candidate | None:
 
 def _b_allergy(m: re.Match, text: str) -> Candidate | None:
     return candidate("profile", f"对{m['x']}过敏", _q(m, text), f"profile:allergy:{m['x']}")
+
+
+def _b_trait(m: re.Match, text: str) -> Candidate | None:
+    if _someone_else(text, m.start()):
+        return None
+    category = "relationship" if re.search(r"妈|爸", m["x"]) else "profile"
+    return candidate(category, zh_clean(m.group(0)), _q(m, text), f"profile:trait:{m['x']}", category=category)
+
+
+def _b_household(m: re.Match, text: str) -> Candidate | None:
+    return candidate("profile", zh_clean(m.group(0)), _q(m, text), "profile:household")
+
+
+def _b_plan(m: re.Match, text: str) -> Candidate | None:
+    if _negated_before(text, m.start()) or _someone_else(text, m.start()):
+        return None
+    return candidate("profile", zh_clean(m.group(0)), _q(m, text), f"profile:plan:{m['x']}")
+
+
+def _b_late(m: re.Match, text: str) -> Candidate | None:
+    return candidate("profile", zh_clean(m.group(0)), _q(m, text), "profile:routine:bed")
+
+
+def _b_major(m: re.Match, text: str) -> Candidate | None:
+    if _someone_else(text, m.start()):
+        return None
+    said = re.sub(r"^我(?:是|本科是|研究生是)?(?=学)|[的，,]$", "", m.group(0))
+    return candidate("profile", said if said.startswith(("学", "专业", "读", "主修", "念")) else f"专业是{m['x']}", _q(m, text),
+                     "profile:study")
+
+
+def _b_grade(m: re.Match, text: str) -> Candidate | None:
+    if _someone_else(text, m.start()):
+        return None
+    return candidate("profile", f"现在{m['g']}", _q(m, text), "profile:grade")
 
 
 def _b_age(m: re.Match, text: str) -> Candidate | None:
@@ -202,10 +248,23 @@ PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(rf"我是(?P<p>[{HAN}]{{2,4}}?)人(?=[，。！？,.!?\s]|$)"), _b_hometown),
     (re.compile(ZAI + rf"(?P<p>(?:(?!在)[{HAN}]){{2,4}}?)(?:的)?(?:一家|一个|某)(?P<org>[{HAN}]{{0,6}}?(?:公司|单位|医院|学校|银行|工厂|"
                 r"酒店|餐厅|超市|店))(?:上班|工作|实习)"), _b_workplace),
-    (re.compile(rf"(?:每天|平时|一般|现在|最近)?(?:早上|晚上|凌晨)?(?:改成)?(?P<t>[\d一二三四五六七八九十两]+点(?:半|多)?)(?P<w>起床|睡觉|上床|睡)"),
+    (re.compile(rf"(?:每天|平时|一般|现在|最近)?(?:早上|晚上|凌晨)?(?:改成)?(?P<t>[\d一二三四五六七八九十两]+点(?:半|多)?)(?:左右)?(?:才|就|就会|准时|必须)?(?P<w>起床|睡觉|上床|睡)(?!着)"),
      _b_zh_routine),
     (re.compile(rf"我姓(?P<s>[{HAN}]{{1,2}})[，,]?\s*(?:叫|名叫|全名叫)(?P<n>[{HAN}]{{2,3}})(?=[，。！？,.!?\s]|$)"), _b_name),
-    (re.compile(rf"(?:调到|调去|调回|去了|来到|跳槽到|搬到)(?P<p>[{HAN}]{{2,6}}?)(?:工作|上班)"), _b_work_city),
+    (re.compile(rf"(?:调到|调去|调回|去了|来到|跳槽到|搬到|(?:刚|才|我)(?:来|到))(?P<p>[{HAN}]{{2,6}}?)(?:工作|上班|读书|上学|读研|生活)"),
+     _b_work_city),
+    (re.compile(rf"(?:现在|目前|如今)?(?:在|去了)(?P<org>(?:一家|一个)[{HAN}A-Za-z]{{0,8}}?(?:公司|单位|医院|学校|银行|工厂|酒店|餐厅|店|"
+                rf"工作室|机构|企业|外企|国企|车企|律所|事务所))(?:上班|工作|实习|当|做)?(?=$|[，。！？,.!?~\s]|了|啦)"), _b_workplace),
+    (re.compile(rf"我(?:是|本科是|研究生是)?学(?P<x>[{HAN}A-Za-z]{{2,6}}?)的"), _b_major),
+    (re.compile(rf"我(?:现在|目前)?(?:比较|很|挺|特别|有点|是个|是一个|就是个|属于|是)(?P<x>内向|外向|社恐|慢热|i人|I人|e人|E人|急性子|慢性子|"
+                rf"完美主义者?|夜猫子|吃货|路痴|工作狂|宅女|宅男|社牛|单亲妈妈|单亲爸爸|宝妈|宝爸|独生女|独生子)"), _b_trait),
+    (re.compile(r"我(?:现在|目前|一直)?(?P<x>(?:一个人|自己|独自)住|(?:跟|和)(?:爸妈|父母|家人|男朋友|女朋友|老公|老婆|室友|朋友|同学|对象|"
+                r"爷爷奶奶|外婆)(?:一起)?住)"), _b_household),
+    (re.compile(r"(?:在|正在)(?:准备|备考|备战)(?P<x>[\u4e00-\u9fffA-Za-z]{2,8}?)(?=$|[，。！？,.!?\s]|了|呢|啦)"), _b_plan),
+    (re.compile(r"(?:明年|今年|年底|下半年|毕业后)(?:要|准备|打算|想)(?P<x>考研|考公|考编|出国|留学|结婚|买房|辞职|创业|跳槽|考[\u4e00-\u9fff]{1,3})"),
+     _b_plan),
+    (re.compile(r"(?:最近|现在|正在|一直)(?:在)?(?P<x>减肥|健身|戒烟|戒酒|控糖|备孕|养生)"), _b_plan),
+    (re.compile(r"(?:经常|每天|一般|总是|基本|天天)?熬夜到(?P<t>[\d一二三四五六七八九十两]+点(?:半|多)?)"), _b_late),
     (re.compile(rf"(?:^|(?<=[，。！？,.!?\s])|(?<=你好)|(?<=你好呀)|(?<=嗨))我是(?P<n>(?:{SURNAMES})[{HAN}]{{1,2}}|(?:小|阿)[{HAN}]{{1,2}})"
                 rf"(?=[，。！？,.!?~\s]|$|啦|呀|哦|哈)"), _b_name_is),
     (re.compile(rf"老家(?:是|在)(?P<p>[{HAN}]{{2,6}}?)(?:的|人)?" + END + ")"), _b_hometown),
@@ -214,6 +273,11 @@ PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(rf"(?:我是|我当|我在当|我做|改行(?:做|当)|转行(?:做|当)|现在(?:做|当)|开始(?:做|当))(?:了)?(?:一名|一个|个|名)?"
                 rf"(?P<j>[{HAN}A-Za-z]{{0,6}}?(?:{JOB_SUFFIX}))"), _b_job),
     (re.compile(ZAI + rf"(?P<p>(?:(?!在)[{HAN}]){{2,6}}?)做(?P<j>[{HAN}A-Za-z]{{0,4}}(?:{JOB_SUFFIX}|{WORK_FIELD}))"), _b_field_at),
+    (re.compile(rf"(?:以后|现在|终于|正式|已经|马上)(?:就|也)?(?:是|成为|成了|当上了?)(?:了)?(?:一名|一个|名|个)?(?:正式的|正式|一名)?"
+                rf"(?P<j>[{HAN}A-Za-z]{{0,6}}?(?:{JOB_SUFFIX}))"), _b_job),
+    (re.compile(rf"(?:学的是|专业是|读的是|学的专业是|主修|念的是)(?P<x>[{HAN}A-Za-z]{{2,8}}?)(?:专业)?" + END + r"|的|，)"), _b_major),
+    (re.compile(r"(?:今年|现在|我|刚上|在读|读)(?:读|在读|上)?(?P<g>大[一二三四]|研[一二三]|博[一二三四五]|高[一二三]|初[一二三])"
+                r"(?=[，。！？,.!?\s]|$|了|的|学生|在|啦)"), _b_grade),
     (re.compile(rf"(?:我)?对(?P<x>[{HAN}A-Za-z]{{1,8}}?)(?:严重|有点|特别)?过敏"), _b_allergy),
     (re.compile(rf"我的(?:职业|工作)是(?P<j>[^，。！？,.!?]{{2,12}})"), _b_job),
     (re.compile(rf"(?<![叫])做(?P<j>[{HAN}A-Za-z]{{0,4}}(?:{JOB_SUFFIX}|{WORK_FIELD}))(?:的|工作)?"), _b_field),
@@ -280,6 +344,40 @@ def _b_never_again(m: re.Match, text: str) -> Candidate | None:
     return _pref(m, text, f"再也不想{m['v']}{{obj}}了", -1)
 
 
+def _b_dont_have(m: re.Match, text: str) -> Candidate | None:
+    if re.search(r"今天|今晚|早饭|午饭|晚饭|早餐|午餐|晚餐|夜宵|这顿|这个", text[max(0, m.start() - 6):m.end() + 2]):
+        return None  # one meal, not a diet
+    said = re.sub(r"^我(?:从来|基本|一般|完全|平时|从小就?|一直)?(?:都)?", "", m.group(0))
+    return _pref(m, text, re.sub(r"[的了，]$", "", said).replace(m["obj"], "{obj}"), -1)
+
+
+def _b_leisure(m: re.Match, text: str) -> Candidate | None:
+    """A habit of free time ("周末一般都在家打游戏", "下班后一般会去健身房撸铁")."""
+    if m["when"] in ("周末", "晚上") and not m["adv"]:
+        return None  # "周末去爬山" is a plan, not a habit
+    if _someone_else(text, m.start()):
+        return None
+    clause = clause_at(text, m.start("obj"))
+    content = zh_clean(text[max(clause.start, m.start()):clause.end])
+    return candidate("preference", content, _q(m, text), f"preference:{norm_object(m['obj'])}")
+
+
+def _b_doing_now(m: re.Match, text: str) -> Candidate | None:
+    """A hobby under way ("最近在玩原神", "最近开始学吉他")."""
+    if _negated_before(text, m.start()) or _someone_else(text, m.start()):
+        return None
+    return candidate("preference", zh_clean(m.group(0)), _q(m, text), f"preference:{norm_object(m['obj'])}")
+
+
+def _b_own(m: re.Match, text: str) -> Candidate | None:
+    polarity = -1 if re.search(r"讨厌|受不了|不喜欢", m["v"]) else 1
+    return candidate("preference", f"{m['v']}现在的{m['obj']}", _q(m, text), f"preference:{m['obj']}", polarity)
+
+
+def _b_happiest(m: re.Match, text: str) -> Candidate | None:
+    return _pref(m, text, "{obj}" + m["how"], 1)
+
+
 def _b_quit(m: re.Match, text: str) -> Candidate | None:
     verb = "戒了" if m["v"] == "戒" else m["v"]
     if verb.endswith("了") and verb != "戒了" and m.start("v") > m.start("obj"):
@@ -289,7 +387,22 @@ def _b_quit(m: re.Match, text: str) -> Candidate | None:
 
 INTENS = r"(?:超|超级|特别|非常|很|好|最|真的|巨|还挺|挺)?"
 ZH_VERBS = r"练|玩|看|吃|喝|听|追|学|打|跑|去|弹|画|跳|刷"
+LEISURE = (r"打游戏|玩游戏|打(?:篮球|羽毛球|乒乓球|网球|排球|台球|麻将|牌)|踢(?:足球|球)|追剧|刷剧|看剧|看书|看小说|看电影|看动漫|看番|"
+           r"刷抖音|刷视频|健身|撸铁|跑步|游泳|爬山|徒步|骑车|骑行|钓鱼|画画|弹(?:吉他|钢琴|琴)|练(?:瑜伽|字|琴|舞)|跳舞|逛街|做饭|烘焙|"
+           r"拍照|露营|滑雪|冲浪|攀岩|下棋|唱歌|K歌|听歌|宅(?:在)?家|不出门|睡懒觉|遛狗|打球|练琴")
+HABIT_TIME = r"周末|平时|下班后|下班以后|下班回家后?|放学后|有空(?:的时候)?|没事(?:的时候)?|休息(?:的时候)?|空闲时间|闲下来|每天|每周|晚上"
+HABIT_ADV = r"(?:一般|通常|经常|基本上?|都|总是|习惯|喜欢|爱|会|常常|老是)"
 PREFERENCE_RULES: list[tuple[re.Pattern[str], Builder]] = [
+    (re.compile(rf"(?P<when>{HABIT_TIME})(?:我)?(?P<adv>(?:{HABIT_ADV}){{1,3}})?(?:在家|去健身房|去|在)?(?P<obj>{LEISURE})"), _b_leisure),
+    (re.compile(rf"(?:最近|现在|这段时间|今年)(?:在|开始|又开始|迷上了?|爱上了?)(?P<v>学|玩|练|追|弹)(?P<obj>[{HAN}A-Za-z《》]{{1,8}}?)"
+                + END + r"|了|呢|，)"), _b_doing_now),
+    (re.compile(rf"(?:^|(?<=[，。！？,.!?\s]))(?P<obj>[{HAN}A-Za-z]{{2,6}}?)(?:是)?(?P<how>最快乐|最开心|最幸福|最治愈|最解压|最舒服|最爽)"), _b_happiest),
+    (re.compile(rf"我(?:从来|基本|一般|完全|平时|从小就?|一直)?(?:都)?不(?P<v>吃|喝|碰)(?P<obj>(?![了的])[{HAN}A-Za-z]{{1,6}}?)"
+                + END + r"|的|了|，)"), _b_dont_have),
+    (re.compile(r"(?:突然|现在|已经|实在|真的|完全)(?P<v>吃|喝|看|听)不了" + OBJ), _b_cannot),
+    (re.compile(r"(?P<v>喜欢|讨厌|热爱|受不了|不喜欢)(?:我|自己)的(?P<obj>工作|专业|职业|公司|工作环境)"), _b_own),
+    (re.compile(rf"不(?:太|怎么|大|是很)?能(?P<v>吃|喝)(?P<obj>(?![了的])[{HAN}A-Za-z]{{1,6}}?)" + END + r"|的|了|，)"), _b_dont_have),
+    (re.compile(r"(?P<v>(?:从小(?:就)?|一直(?:都)?|天生|特别|很|超|最|好|非常|真的|有点)怕)" + OBJ), _b_dislike),
     (re.compile(TOPICAL + r"(?:真的|实在|已经|早就|再也|完全|根本|一点都|一点也)*(?P<v>看|吃|喝|听|玩|碰|接受)不了"), _b_cannot),
     (re.compile(TOPICAL + r"(?:真的|实在|已经|早就|都)*(?P<v>看|吃|听|玩|刷|追|喝)?腻了"), _b_tired),
     (re.compile(r"(?P<v>看|吃|听|玩|刷|追|喝)腻了" + OBJ), _b_tired),
@@ -309,91 +422,3 @@ PREFERENCE_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(rf"(?:只要)?(?P<when>一(?:有空|休息|放假|下班|到周末|有时间|闲下来))(?:我)?就(?:会)?(?:去)?"
                 rf"(?P<obj>[{HAN}A-Za-z]{{2,8}}?)" + END + r"|了|，)"), _b_habit),
 ]
-
-# ---------------------------------------------------------------- people, pets and moods
-
-
-def _follow_up(text: str, end: int) -> str:
-    """The next clause when it goes on about the same person ("她下个月要去英国读书了")."""
-    for sent in sentences(text):
-        for cl in clauses(sent):
-            if cl.start >= end:
-                if re.match(r"^(?:她|他|它|我们)", cl.text):
-                    return "，" + zh_clean(cl.text if not cl.text.startswith("我们") else cl.text[2:])
-                return ""
-    return ""
-
-
-def _b_named(m: re.Match, text: str) -> Candidate | None:
-    rel, name = m["rel"], m["n"]
-    if BAD_NAME.match(name) or name.startswith("叫") or name in ("老是", "老师", "老家", "老板", "小时", "小区", "小孩", "小学", "阿姨"):
-        return None
-    rest_clause = clause_at(text, m.end("n") - 1)
-    rest = zh_clean(text[m.end("n"):rest_clause.end])
-    lead = m["lead"] if m["lead"] in ("和", "跟") else ""
-    link = "叫" if m.group(0).find("叫") > 0 else ""
-    content = f"{lead}{KIN_FULL.get(rel, rel)}{link}{name}{rest}{_follow_up(text, rest_clause.end)}"
-    return candidate("relationship", content, quote_for(text, m.start(), rest_clause.end), f"relationship:{name}")
-
-
-def _b_kept_pet(m: re.Match, text: str) -> Candidate | None:
-    if BAD_NAME.match(m["n"]):
-        return None
-    return candidate("relationship", f"养了一只{m['desc']}{m['rel']}，叫{m['n']}", _q(m, text), f"relationship:{m['n']}")
-
-
-def _b_breakup(m: re.Match, text: str) -> Candidate | None:
-    name, verb = m["n"], re.search(r"分手|分开|离婚|绝交|闹掰|断交|翻脸", m.group(0)).group(0)
-    return candidate("relationship", f"已经和{name}{verb}了", _q(m, text), f"relationship:{name}", -1)
-
-
-def _b_news(m: re.Match, text: str) -> Candidate | None:
-    rel = KIN_FULL.get(m["rel"], m["rel"])
-    clause = clause_at(text, m.start("rel"))
-    return candidate("relationship", zh_clean(clause.text), clause.text, f"relationship:{rel}")
-
-
-def _b_mood(m: re.Match, text: str) -> Candidate | None:
-    clause = clause_at(text, m.start())
-    if re.search(r"不(?:焦虑|孤独|难过|伤心|迷茫)|没(?:有)?(?:压力|失眠)", clause.text):
-        return None
-    return candidate("mood", zh_clean(clause.text), clause.text, "relationship:mood")
-
-
-PET_NAME = rf"(?P<n>(?:小|阿|老)[{HAN}]|[{HAN}]{{2}})(?=[{HAN}，。！？,.!?\s]|$)"
-PEOPLE_RULES: list[tuple[re.Pattern[str], Builder]] = [
-    (re.compile(rf"(?:我)?(?:和|跟)(?:{RELS})?(?P<n>(?:小|阿|老)[{HAN}]{{1,2}}?|[{HAN}]{{2}}?)(?:已经|早就|终于|正式|刚|上周|昨天)?"
-                r"(?:分手|分开|离婚|绝交|闹掰|断交|翻脸)了?"), _b_breakup),
-    (re.compile(rf"(?:我)?(?:和|跟)(?P<n>{RELS})(?:已经|早就|终于|正式|刚|上周|昨天)?(?:分手|分开|离婚|绝交|闹掰|断交|翻脸)了?"), _b_breakup),
-    (re.compile(rf"(?P<lead>我家的|我的|我家|我|和|跟|的|有个|有一个|有位|有一位|有只|有一只)(?P<rel>{RELS}|{PETS})(?:的名字)?叫" + NAME),
-     _b_named),
-    (re.compile(rf"(?P<lead>我的|我家|我|和|跟)(?P<rel>{RELS})(?P<n>(?:小|阿)[{HAN}]{{1,2}}?)(?=[{HAN}，。！？,.!?\s]|$)"),
-     _b_named),
-    (re.compile(rf"(?P<lead>我的|我家|我)(?P<rel>{PETS})" + PET_NAME), _b_named),
-    (re.compile(rf"养了?(?:一)?(?:只|条|个|头)(?P<desc>[{HAN}]{{0,3}}?)(?P<rel>{PETS})(?:叫|名叫|名字叫)" + NAME), _b_kept_pet),
-    (re.compile(rf"(?:我|跟我|和我)(?P<rel>{RELS})(?P<pred>[^，。！？,.!?]*?(?:{NEWS}))"), _b_news),
-]
-MOOD_RULES: list[tuple[re.Pattern[str], Builder]] = [(re.compile(MOOD), _b_mood)]
-
-# ---------------------------------------------------------------- feedback
-
-
-def feedback(text: str) -> list[Candidate]:
-    """Style guidance addressed to the companion ("说话简短一点", "别老用那么多感叹号")."""
-    out: list[Candidate] = []
-    for sent in sentences(text):
-        parts = clauses(sent)
-        for j, cl in enumerate(parts):
-            topic = next((t for p, t in STYLE if re.search(p, cl.text)), None)
-            if not topic or not DIRECTIVE.search(cl.text) or "叫我" in cl.text:
-                continue
-            if not re.search(r"你|^(?:以后|平时|今后|还有|另外|也|那)?(?:别|不要|少|多|请|说话|回复|回答|能不能|可不可以)", cl.text):
-                continue
-            body = re.sub(r"能不能|可不可以|可以|请|麻烦|好吗|行吗|好不好|跟你|和你|吗$|[吗?？]+$", "", cl.text)
-            content = "希望" + zh_clean(body)
-            start = cl.start
-            if j and re.search(r"(?:的时候|时)$", parts[j - 1].text):
-                content = zh_clean(re.sub(r"我跟你|我和你|跟你|和你", "", parts[j - 1].text)) + "，" + content
-                start = parts[j - 1].start
-            out.append(candidate("feedback", content, text[start:cl.end], f"feedback:{topic}"))
-    return out

@@ -14,7 +14,8 @@ from memory.dates import absolutize
 from memory.guard import instruction_reason, trivia_reason
 from memory.rules_en import MOODS, PETS, RELATIONS, STYLE_NOUN
 from memory.rules_events import EVENT_EN, EVENT_ZH
-from memory.rules_zh import MOOD as MOOD_ZH, PETS as PETS_ZH, RELS as RELS_ZH
+from memory.rules_zh import PETS as PETS_ZH, RELS as RELS_ZH
+from memory.rules_zh_social import MOOD as MOOD_ZH
 from memory.records import CATEGORIES, Candidate, Rejection
 
 I = re.IGNORECASE
@@ -40,9 +41,12 @@ NEG_IDIOMS = re.compile(r"not\s+for\s+the\s+(?:weak|faint)|not\s+gonna\s+lie|can
                         r"不过|不错|不少|不久|不管|不断|不仅|不同|不如|差不多|雷打不动|不得不|忍不住|了不起|对不起|不好意思|要不|不然|"
                         r"不知道|不一定|没想到|没事|不行了|能不能|可不可以|是不是|要不要|好不好|行不行|对不对|会不会|特别|别人|区别|分别|告别|级别|"
                         r"类别|性别|别的|别处|个别|差别|离别|没多久|没有抵抗力|没抵抗力|毫无抵抗力|没得说|没话说|没毛病|"
-                        r"don't\s+forget|do\s+not\s+forget|never\s+forget|别忘了|不要忘了|别忘记|不要忘记", I)
+                        r"don't\s+forget|do\s+not\s+forget|never\s+forget|别忘了|不要忘了|别忘记|不要忘记|"
+                        # a request to the companion ("never suggest anything with peanuts") keeps the fact's polarity
+                        r"(?:never|don't|do\s+not|no\s+need\s+to)\s+(?:ever\s+)?(?:suggest|recommend|give|send|offer|show|mention|"
+                        r"bring\s+up|remind|ask)\b", I)
 NEG_CONTENT = re.compile(r"\b(?:not|no|never|no\s+longer|anymore|quit|stopped|dislikes?|hates?|over|tired\s+of|gave\s+up|avoids?|"
-                         r"broke\s+up|lost|without|ex|divorc\w*|separated|split)\b|n't\b|不|没|别|再也|分手|腻|戒|讨厌|怕|放弃|受不了|卸载|退坑|弃坑|取关|辞职|离职|失业|被裁|绝交|闹掰|断交|翻脸", I)
+                         r"broke\s+up|lost|without|ex|divorc\w*|separated|split|afraid|scared|terrified)\b|n't\b|不|没|别|再也|分手|腻|戒|讨厌|怕|放弃|受不了|卸载|退坑|弃坑|取关|辞职|离职|失业|被裁|绝交|闹掰|断交|翻脸", I)
 
 
 def validate(candidates: list[Candidate], user_text: str, assistant_text: str | None, today: date,
@@ -191,8 +195,15 @@ def _negation_dropped(c: Candidate, user_text: str) -> str | None:
 # ---------------------------------------------------------------- dates, thresholds, duplicates
 
 
+HABIT_DAY = re.compile(r"\b(?P<d>(?:mon|tues|wednes|thurs|fri|satur|sun)day)\s+(?P<n>(?:[a-z-]+\s+){0,2}?(?:class(?:es)?|lessons?|"
+                       r"practice|club|group|session|shift|run|dinner|brunch|lunch|league|game|meetup|service|routine|ritual|"
+                       r"tradition|date\s+night|market|hike|swim|workout|training|rehearsal|choir|mass))\b", I)
+
+
 def _with_dates(c: Candidate, today: date) -> tuple[Candidate, str | None]:
     """Relative dates in the content made absolute; an event must end up with a date."""
+    if c.category != "event":  # "my thursday pottery class" is a habit, not next Thursday
+        c = replace(c, content=HABIT_DAY.sub(lambda m: f"{m['n']} (on {m['d'].capitalize()}s)", c.content))
     content, when = absolutize(c.content, today)
     if c.category != "event":
         return replace(c, content=content), None

@@ -1,0 +1,332 @@
+"""English extraction rules for everyday life: routines, studies, health, hobbies and how things
+stand with the people the user talks about (without a relation word: "Jordan and I aren't speaking").
+
+Same shape as the other rule tables: a regex for how people say a thing, and a small function that
+turns the match into one atomic third-person sentence with its reconciliation topic.
+"""
+from __future__ import annotations
+
+import re
+
+from memory.records import Candidate
+from memory.rules_common import candidate, drop_fillers, norm_object, third_person
+from memory.rules_en import OBJ, RELATIONS, Builder, I, _ok_obj, _q
+from memory.rules_en_social import NOT_NAMES
+
+# ---------------------------------------------------------------- routines
+
+ACTIVITIES = [
+    (r"hit\s+the\s+gym|go\s+to\s+the\s+gym|gym|work\s+out|workouts?|lift|training|train", "gym"),
+    (r"go\s+(?:for\s+a\s+)?run(?:ning)?|run|runs|running|jog|jogging", "run"),
+    (r"swim|swimming|go\s+swimming", "swim"), (r"do\s+yoga|yoga", "yoga"),
+    (r"go\s+climbing|climb|climbing|boulder|bouldering", "climb"),
+    (r"walk\s+(?:my|the)\s+dog|dog\s+walks?", "dog walk"), (r"meditate|meditation", "meditation"),
+    (r"study|studying|revision", "study"),
+]
+ACTIVITY = "|".join(p for p, _ in ACTIVITIES)
+TIME = r"\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d\d|noon|midnight|lunch(?:time)?"
+
+
+def activity_key(act: str) -> str:
+    """One routine topic for the many ways of naming an activity ("hit the gym", "workout" -> "gym")."""
+    act = re.sub(r"\s+", " ", act.strip().lower())
+    for pattern, key in ACTIVITIES:
+        if re.fullmatch(pattern, act, I):
+            return key
+    return norm_object(act)
+
+
+def _b_routine_time(m: re.Match, text: str) -> Candidate | None:
+    act = third_person(m["act"].strip())
+    verb, _, rest = act.partition(" ")
+    verb = verb + ("es" if verb.endswith(("sh", "ch", "o")) else "s")
+    how = (m["how"] or "").strip().lower()
+    tail = third_person((m["tail"] or "").strip())
+    content = f"{how.capitalize() + ' ' if how else ''}{verb if how else verb.capitalize()} {rest} {m['when'].strip()} {tail}"
+    return candidate("profile", re.sub(r"\s+", " ", content), _q(m, text), "profile:routine:" + activity_key(m["act"]))
+
+
+def _b_routine_switch(m: re.Match, text: str) -> Candidate | None:
+    what = m["what"].strip()
+    return candidate("profile", f"Switched their {what} to {m['when'].strip()}", _q(m, text),
+                     "profile:routine:" + activity_key(m["act"]))
+
+
+def _b_commute(m: re.Match, text: str) -> Candidate | None:
+    val = drop_fillers(m["val"].strip())
+    return candidate("profile", f"Commute is {third_person(val)}", _q(m, text), "profile:routine:commute")
+
+
+def _b_up_till(m: re.Match, text: str) -> Candidate | None:
+    doing = f" {m['doing']}" if m["doing"] else ""
+    return candidate("profile", f"Usually up until {m['t'].strip()}{doing}", _q(m, text), "profile:routine:bed")
+
+
+ROUTINE_RULES: list[tuple[re.Pattern[str], Builder]] = [
+    (re.compile(r"\bI\s+(?P<how>usually|normally|always|typically|often|now|mostly)?\s*(?P<act>hit\s+the\s+gym|go\s+to\s+the\s+gym|"
+                r"work\s+out|go\s+(?:for\s+a\s+)?run|run|swim|do\s+yoga|go\s+climbing|meditate|walk\s+(?:my|the)\s+dog|study)\s+"
+                r"(?P<when>(?:at|around|by)\s+(?:like\s+)?(?:" + TIME + r")|in\s+the\s+(?:mornings?|evenings?|afternoons?)|at\s+night|"
+                r"after\s+work|before\s+work|on\s+weekends|at\s+lunch)(?P<tail>\s+(?:before|after)\s+work|\s+every\s+\w+|\s+on\s+weekdays)?", I),
+     _b_routine_time),
+    (re.compile(r"\b(?:switched|moved|changed|shifted|pushed)\s+(?P<what>my\s+(?P<act>" + ACTIVITY + r")(?:\s+(?:time|sessions?|schedule|"
+                r"routine|slot))?)\s+(?:to|over\s+to)\s+(?P<when>(?:the\s+)?(?:mornings?|evenings?|afternoons?|nights?|weekends?|lunch(?:time)?|"
+                r"(?:" + TIME + r")|after\s+work|before\s+work))\b", I), _b_routine_switch),
+    (re.compile(r"\bmy\s+(?:daily\s+)?commute\s+(?:is|'s|has\s+become|became)\s+(?:now\s+|currently\s+|usually\s+|basically\s+|just\s+)?"
+                r"(?P<val>[^,.!?;\n]*?(?:\d|bike|cycle|train|bus|drive|car|walk|subway|metro|tube|ferry|hour|min)[^,.!?;\n]*?)"
+                r"(?=\s*(?:[,.!?;)]|$)|\s+(?:since|because|cause|cuz|but|and|so|lol|now)\b)", I), _b_commute),
+    (re.compile(r"\b(?:usually|always|normally|typically|often)\s+(?:up|awake)\s+(?:till|until|to|past|til)\s+(?P<t>" + TIME + r"|\d{1,2})"
+                r"(?P<doing>\s+(?:gaming|working|reading|studying|scrolling|watching\s+\w+))?", I), _b_up_till),
+]
+
+# ---------------------------------------------------------------- studies, health, hobbies
+
+
+def _b_degree(m: re.Match, text: str) -> Candidate | None:
+    deg = m["deg"].lower().replace("masters", "master's").replace("bachelors", "bachelor's")
+    art = "an" if deg[:1] in "aeiou" or deg in ("mba", "msc") else "a"
+    return candidate("profile", f"Is doing {art} {deg} in {m['subj'].strip()}", _q(m, text), "profile:study")
+
+
+def _b_student_at(m: re.Match, text: str) -> Candidate | None:
+    level = m["level"].lower()
+    subj = f" studying {m['subj'].strip()}" if m["subj"] else ""
+    return candidate("profile", f"Is a {level} at {m['school'].strip()}{subj}", _q(m, text), "profile:study")
+
+
+def _b_diagnosed(m: re.Match, text: str) -> Candidate | None:
+    what = m["what"].strip()
+    if re.match(r"(?:it|that|this|something|nothing|a\s+(?:cold|sinus|chest|ear|throat|bad\s+cold)|the\s+flu|flu|covid|strep|"
+                r"food\s+poisoning|an?\s+\w+\s+infection)\b", what, I):
+        return None
+    return candidate("profile", f"Was diagnosed with {what}", _q(m, text), f"profile:health:{norm_object(what)}")
+
+
+def _b_condition(m: re.Match, text: str) -> Candidate | None:
+    span = re.sub(r"^(?:got|have|had|been\s+having|'ve\s+had|have\s+had)\s+", "", m["what"].strip(), flags=I)
+    when = re.search(r"\b(?:the\s+(?:last|past)\s+(?:few\s+)?(?:days|weeks|months)|lately|recently|these\s+days|for\s+(?:weeks|months))",
+                     text[m.end():m.end() + 40], I)
+    note = f" ({when.group(0)})" if when else ""
+    return candidate("mood", f"Has {drop_fillers(span)}{note}", _q(m, text), "relationship:mood")
+
+
+INSTRUMENTS = (r"guitar|electric\s+guitar|bass|bass\s+guitar|piano|keys|keyboard|drums|violin|viola|cello|ukulele|uke|saxophone|sax|"
+               r"flute|trumpet|clarinet|harp|banjo|trombone|accordion|harmonica")
+SPORTS = (r"tennis|soccer|football|basketball|volleyball|badminton|golf|hockey|baseball|softball|rugby|cricket|pickleball|squash|"
+          r"table\s+tennis|ping\s+pong|chess|poker|d&d|dnd|dungeons\s+and\s+dragons|video\s+games|water\s+polo|ultimate\s+frisbee|darts|pool")
+
+
+def _b_plays(m: re.Match, text: str) -> Candidate | None:
+    obj = re.sub(r"\s+", " ", m["obj"].lower())
+    where = third_person(m["where"] or "")
+    return candidate("preference", f"Plays {obj}{where}", _q(m, text), f"preference:{obj}")
+
+
+def _b_learning(m: re.Match, text: str) -> Candidate | None:
+    obj = _ok_obj(m["obj"])
+    if not obj or obj.lower() in ("lot", "stuff", "things", "much"):
+        return None
+    how = "training for" if "training" in m.group(0).lower() else "learning to" if m["to"] else "learning"
+    return candidate("preference", f"Is {how} {third_person(obj)}", _q(m, text), f"preference:{norm_object(obj)}")
+
+
+def _b_miss(m: re.Match, text: str) -> Candidate | None:
+    rel = m["rel"].lower()
+    return candidate("relationship", f"Misses their {rel}", _q(m, text), f"relationship:{rel}")
+
+
+LIFE_RULES: list[tuple[re.Pattern[str], Builder]] = [
+    (re.compile(r"\bI(?:'ve|\s+have|'m|\s+am)?\s+(?:been\s+|just\s+|recently\s+|finally\s+|also\s+)*(?:started\s+|began\s+)?"
+                r"(?:learning|picked\s+up|taking\s+up|took\s+up|training\s+for)\s+(?:how\s+to\s+play\s+|to\s+play\s+)?(?P<to>to\s+)?"
+                r"(?:the\s+|a\s+|an\s+|my\s+first\s+)?" + OBJ, I), _b_learning),
+    (re.compile(r"\bI\s+(?:really\s+|so\s+|still\s+|just\s+)*miss\s+my\s+(?:(?:late|old)\s+)?(?P<rel>" + RELATIONS + r")\b(?!\s+(?-i:[A-Z]))", I),
+     _b_miss),
+    (re.compile(r"\b(?:for|doing|pursuing|starting|started|finishing|working\s+on|studying\s+for|in\s+the\s+middle\s+of|halfway\s+through)\s+"
+                r"(?:my|a|an)\s+(?P<deg>master'?s|masters|phd|ph\.d\.?|bachelor'?s|bachelors|mba|msc|ma|doctorate|degree)\s+(?:degree\s+)?in\s+"
+                r"(?P<subj>[\w ]{2,30}?)(?=\s*(?:[,.!?;)]|$)|\s+(?:and|but|at|so|lol|now|which|it's|this|next)\b)", I), _b_degree),
+    (re.compile(r"\b(?:a|an)\s+(?P<level>freshman|sophomore|junior|senior|first-year|second-year|third-year|final-year|grad\s+student|"
+                r"phd\s+student|master's\s+student|student)\s+at\s+(?P<school>[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*){0,3})"
+                r"(?:\s*,?\s*(?:studying|majoring\s+in)\s+(?P<subj>[\w ]{2,30}?)(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol)\b))?"),
+     _b_student_at),
+    (re.compile(r"(?:\bI(?:'ve|\s+have)?\s+|(?:^|[.!?,]\s*)|\bjust\s+)(?:just\s+|recently\s+|finally\s+|officially\s+)*(?:got|was|been|"
+                r"have\s+been|'ve\s+been|got\s+officially)\s+(?:officially\s+|finally\s+)?diagnosed\s+with\s+(?P<what>[\w' -]{2,30}?)"
+                r"(?=\s*(?:[,.!?;]|$)|\s+(?:at|and|but|so|last|this|when|a|in|after|which|lol|yesterday|today)\b)", I), _b_diagnosed),
+    (re.compile(r"\bI(?P<what>(?:'ve|\s+have)?\s+(?:had|been\s+having|got|have)\s+(?:(?:really|so|super|pretty|such|very|some)\s+)*"
+                r"(?:(?:bad|terrible|awful|crippling|horrible|severe|constant|a\s+lot\s+of|so\s+much)\s+)?(?:anxiety|depression|"
+                r"panic\s+attacks?|insomnia|burnout|brain\s+fog))\b", I), _b_condition),
+    (re.compile(r"\bmy\s+(?P<what>anxiety|depression|insomnia|ocd|adhd|stress)\s+(?:has\s+been|is|'s\s+been|is\s+getting)\s+"
+                r"(?:(?:really|so|super|pretty|kinda|very)\s+)*(?:bad|awful|terrible|rough|worse|through\s+the\s+roof|out\s+of\s+control|"
+                r"acting\s+up)", I), _b_condition),
+    (re.compile(r"\bI\s+(?:also\s+|still\s+|mostly\s+|mainly\s+)?play\s+(?:the\s+)?(?P<obj>" + INSTRUMENTS + "|" + SPORTS + r")\b"
+                r"(?P<where>\s+(?:in|for|with|on)\s+(?:a|an|my|our|the)\s+[\w\s-]{0,30}?(?:band|orchestra|choir|team|league|club|group))?", I),
+     _b_plays),
+]
+
+# ---------------------------------------------------------------- how things stand with someone
+
+COUPLE_RELS = (r"partner|husband|wife|boyfriend|girlfriend|fianc[ée]e?|spouse|bf|gf|hubby|wifey|other\s+half|significant\s+other")
+COUPLE_STATE = (r"(?:have|'ve)\s+been\s+(?:together|married|dating|engaged)|been\s+(?:together|married)|are\s+(?:(?:finally|officially)\s+)?"
+                r"(?:married|engaged|expecting|getting\s+married|moving\s+in\s+together|living\s+together|trying\s+for\s+a\s+baby|"
+                r"having\s+a\s+baby|going\s+through\s+a\s+rough\s+patch|in\s+couples\s+therapy|separating|getting\s+divorced|"
+                r"long[\s-]distance)|(?:just\s+|finally\s+|officially\s+)?(?:got\s+(?:married|engaged)|moved\s+in\s+together|had\s+a\s+baby|"
+                r"bought\s+a\s+house|adopted\s+a\s+\w+)")
+CLOSE_PRED = (r"(?:basically\s+|pretty\s+much\s+|literally\s+|practically\s+|kind\s+of\s+|kinda\s+)?(?:raised\s+me|brought\s+me\s+up|"
+              r"took\s+care\s+of\s+me|is\s+my\s+(?:rock|hero|best\s+friend|person|everything|whole\s+world|world|safe\s+place)|"
+              r"means\s+(?:the\s+world|everything|so\s+much|a\s+lot)\s+to\s+me|is\s+everything\s+to\s+me)")
+TROUBLE = (r"(?:set(?:ting)?\s+)?boundaries|issues|problems|tension|drama|a\s+(?:big\s+|huge\s+|massive\s+|bad\s+)?(?:fight|argument|row)|"
+           r"an\s+argument|a\s+falling[\s-]out|a\s+hard\s+time|trouble")
+
+
+def _b_couple_state(m: re.Match, text: str) -> Candidate | None:
+    rel = re.sub(r"\s+", " ", m["rel"].lower())
+    pred = third_person(drop_fillers(m["pred"].strip()))
+    return candidate("relationship", f"They and their {rel} {pred}", _q(m, text), f"relationship:{rel}")
+
+
+def _b_close(m: re.Match, text: str) -> Candidate | None:
+    rel = re.sub(r"\s+", " ", m["rel"].lower())
+    pred = third_person(drop_fillers(m["pred"].strip()))
+    return candidate("relationship", f"{rel.capitalize()} {pred}", _q(m, text), f"relationship:{rel}")
+
+
+def _b_trouble(m: re.Match, text: str) -> Candidate | None:
+    rel = m["rel"].lower()
+    lead = (m["lead"] or "").strip()
+    lead = third_person(drop_fillers(lead)) + " " if lead else "Dealing with "
+    return candidate("relationship", f"{lead}{m['what'].strip()} with their {rel}", _q(m, text), f"relationship:{rel}")
+
+
+NAME = r"(?P<name>(?-i:[A-Z][a-z]+))"
+FALLOUT = (r"(?:we(?:'re|\s+are)\s+(?:not|no\s+longer)\s+(?:speaking|talking|friends)|we\s+(?:don't|do\s+not)\s+(?:speak|talk)\s+"
+           r"(?:anymore|any\s+more)|we(?:'re|\s+are)\s+(?:done|over)|we\s+(?:fell\s+out|had\s+a\s+(?:huge\s+|big\s+)?falling[\s-]out|"
+           r"stopped\s+talking)|I\s+(?:don't|do\s+not|can't|cannot|won't)\s+trust\s+(?:him|her|them)|I(?:'m|\s+am)\s+(?:so\s+)?done\s+"
+           r"with\s+(?:him|her|them)|I\s+(?:blocked|unfollowed|cut\s+off)\s+(?:him|her|them)|I\s+cut\s+(?:him|her|them)\s+off|"
+           r"I\s+(?:hate|can't\s+stand)\s+(?:him|her|them)\s+(?:now|anymore)|(?:he|she|they)\s+(?:ghosted|betrayed|blocked)\s+me|"
+           r"threw\s+me\s+under\s+the\s+bus|stabbed\s+me\s+in\s+the\s+back|lied\s+to\s+me)")
+SUBJECT_VERB = (r"(?:just\s+|totally\s+|literally\s+|basically\s+)?(?:moved|threw|lied|stole|cheated|ghosted|blocked|betrayed|left|said|"
+                r"told|took|broke|stopped|started|never|always|keeps|kept|got|has|had|is|was|and\s+I)\b")
+STARTERS = frozenset("I Ok Okay So Yeah Yes No Honestly Anyway Today Yesterday Also And But Well Oh Ugh Lol Omg Sorry Thanks Hey Hi "
+                     "Hello My The This That It He She They We You Just Then Now Lately Apparently Basically Literally".split())
+LIFE_NEWS = (r"(?:just\s+)?(?:passed\s+away|died|was\s+put\s+down|had\s+to\s+be\s+put\s+(?:down|to\s+sleep)|crossed\s+the\s+rainbow\s+bridge|"
+             r"is\s+in\s+(?:the\s+)?hospital|was\s+(?:rushed|taken)\s+to\s+(?:the\s+)?(?:hospital|vet|ER)|(?:got|was)\s+diagnosed\s+with\s+"
+             r"[\w\s]{2,20}?|is\s+(?:really\s+)?sick|has\s+cancer)")
+
+
+def _named(name: str) -> bool:
+    return name not in NOT_NAMES and name not in STARTERS
+
+
+def fallout(text: str) -> list[Candidate]:
+    """Someone the user names, and a sign they fell out ("Jordan moved out ... we're not speaking anymore")."""
+    cue = re.search(FALLOUT, text, I)
+    if not cue:
+        return []
+    before = text[:cue.end()]
+    who = [m for m in re.finditer(r"(?:^|[.!?]\s+|,\s+)" + NAME + r"\s+" + SUBJECT_VERB, before, I) if _named(m["name"])]
+    if not who:
+        return []
+    name = who[-1]["name"]
+    start = who[-1].start("name")
+    clause = third_person(drop_fillers(cue.group(0)))
+    return [candidate("relationship", f"No longer close to {name} ({clause})", text[start:cue.end()],
+                      f"relationship:{name.lower()}", -1)]
+
+
+def _b_named_news(m: re.Match, text: str) -> Candidate | None:
+    if not _named(m["name"]):
+        return None
+    pred = third_person(drop_fillers(m["pred"].strip()))
+    return candidate("relationship", f"{m['name']} {pred}", _q(m, text), f"relationship:{m['name'].lower()}")
+
+
+PEOPLE_RULES: list[tuple[re.Pattern[str], Builder]] = [
+    (re.compile(r"\b(?:my|our)\s+(?P<rel>" + COUPLE_RELS + r")\s+(?:and\s+I|&\s+I|and\s+me)\s+(?P<pred>(?:" + COUPLE_STATE + r")[^,.!?;\n]{0,40}?)"
+                r"(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol|which)\b)", I), _b_couple_state),
+    (re.compile(r"\bmy\s+(?:(?:older|younger|little|big|late)\s+)?(?P<rel>" + RELATIONS + r")\s+(?P<pred>" + CLOSE_PRED + r")", I), _b_close),
+    (re.compile(r"\bmy\s+(?:(?:older|younger|little|big)\s+)?(?P<rel>" + RELATIONS + r")\s+and\s+I\s+(?P<pred>(?:(?:don't|do\s+not|never|barely|"
+                r"haven't|rarely)\s+(?:really\s+|even\s+)?(?:talk|speak|get\s+along|see\s+each\s+other|spoken)|(?:aren't|are\s+not|were\s+never)\s+"
+                r"(?:really\s+)?(?:close|talking|speaking)|are\s+(?:super\s+|really\s+|so\s+|very\s+|pretty\s+)?(?:close|best\s+friends|"
+                r"inseparable)|(?:fight|argue)\s+(?:a\s+lot|all\s+the\s+time|constantly)|(?:fell\s+out|had\s+a\s+(?:big\s+|huge\s+)?fight))"
+                r"[^,.!?;\n]{0,30}?)(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol|which)\b)", I), _b_couple_state),
+    (re.compile(r"(?P<lead>\b(?:working|work|struggling|dealing|having|had|been\s+having)\s+(?:on\s+|with\s+)?)?"
+                r"\b(?P<what>" + TROUBLE + r")\s+with\s+my\s+(?P<rel>" + RELATIONS + r")\b", I), _b_trouble),
+    (re.compile(r"(?:^|[.!?]\s+|,\s+)" + NAME + r"\s+(?P<pred>" + LIFE_NEWS + r"[^,.!?;\n]{0,30}?)(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so)\b)"),
+     _b_named_news),
+]
+
+# ---------------------------------------------------------------- more ways of saying who one is
+
+FAMILY = r"kids?|children|sons?|daughters?|boys|girls|twins|grandkids|grandchildren|stepkids"
+STATUS = r"married|engaged|single|divorced|separated|widowed|a\s+widow(?:er)?|a\s+single\s+(?:mom|mum|dad|parent|mother|father)"
+NUMBER = r"(?:a|an|one|two|three|four|five|six|\d)"
+
+
+def _b_status(m: re.Match, text: str) -> Candidate | None:
+    said = third_person(drop_fillers(m["what"].strip()))
+    return candidate("relationship", f"Is {said}", _q(m, text), "relationship:status")
+
+
+def _b_has_family(m: re.Match, text: str) -> Candidate | None:
+    what = re.sub(r"\s+", " ", m["what"].strip())
+    names = f" ({m['names'].strip()})" if m["names"] else ""
+    key = re.sub(r"s$", "", what.split()[-1].lower())
+    return candidate("relationship", f"Has {third_person(what)}{names}", _q(m, text), f"relationship:{key}")
+
+
+def _b_family_age(m: re.Match, text: str) -> Candidate | None:
+    rel = m["rel"].lower()
+    return candidate("relationship", f"{rel.capitalize()} {m['be']} {m['ages']}", _q(m, text), f"relationship:{rel}")
+
+
+def _b_profile_said(m: re.Match, text: str) -> Candidate | None:
+    """A profile fact kept close to the user's words, in third person ("Works in marketing")."""
+    verb = {"work": "Works", "live": "Lives", "moved": "Moved", "turning": "Is turning"}.get(m["verb"].lower(),
+                                                                                      m["verb"].capitalize())
+    rest = third_person(drop_fillers(m["rest"].strip()))
+    key = {"Works": "profile:job", "Lives": "profile:household", "Moved": "profile:hometown", "Is turning": "profile:age"}
+    return candidate("profile", f"{verb} {rest}", _q(m, text), key.get(verb, "profile:job"))
+
+
+def _b_to_be(m: re.Match, text: str) -> Candidate | None:
+    return candidate("profile", f"Is {m['how'].lower()} to be {m['art']} {m['job']}", _q(m, text), "profile:study")
+
+
+def _b_started_as(m: re.Match, text: str) -> Candidate | None:
+    art = "an" if m["job"][:1].lower() in "aeiou" else "a"
+    return candidate("profile", f"Works as {art} {m['job'].strip()} at {m['org'].strip()}", _q(m, text), "profile:job")
+
+
+def _b_school_year(m: re.Match, text: str) -> Candidate | None:
+    return candidate("profile", f"Is {third_person(m['what'].strip())}", _q(m, text), "profile:study")
+
+
+MORE_PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
+    (re.compile(r"\bI(?:'m|\s+am)\s+(?P<what>(?:(?:happily|newly|recently|now|just|also|currently|still)\s+)?(?:" + STATUS + r")"
+                r"(?:\s+(?:with|of)\s+" + NUMBER + r"\s+(?:little\s+)?(?:" + FAMILY + r"))?)\b", I), _b_status),
+    (re.compile(r"\bI(?:'ve|\s+have)?\s+(?:got\s+|have\s+)(?P<what>" + NUMBER + r"\s+(?:(?:little|grown|teenage|young|adult|rescue|"
+                r"senior|old)\s+)?(?:" + FAMILY + r"|(?:cats?|dogs?|kittens?|puppies|rabbits?|bunnies|hamsters?|birds?|parrots?|"
+                r"ferrets?|guinea\s+pigs?|horses?|chickens|bearded\s+dragons?|snakes?|turtles?|fish))(?:\s+and\s+" + NUMBER + r"\s+[\w -]{2,20}?)?)"
+                r"(?:\s*,\s*(?:named\s+|called\s+)?(?P<names>(?-i:[A-Z][a-z]+)(?:\s*(?:,|and|&)\s*(?-i:[A-Z][a-z]+))+))?"
+                r"(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol|who|named|called)\b)", I), _b_has_family),
+    (re.compile(r"\bmy\s+(?P<rel>kids|children|sons|daughters|twins|son|daughter|boys|girls)\s+(?P<be>are|is)\s+"
+                r"(?P<ages>\d{1,2}(?:\s*(?:,|and|&)\s*\d{1,2})*(?:\s+(?:years\s+old|and\s+\d{1,2}))?)\b", I), _b_family_age),
+    (re.compile(r"\bI\s+(?P<verb>work)\s+(?P<rest>in\s+(?!the\s+(?:morning|evening|afternoon)|a\s+(?:bit|minute|sec))"
+                r"(?:[\w&-]+\s+){0,2}?(?:marketing|sales|finance|tech|IT|HR|retail|healthcare|hospitality|education|insurance|"
+                r"real\s+estate|construction|logistics|accounting|banking|consulting|publishing|advertising|software|research|"
+                r"admin|customer\s+service|government|law|pharma|biotech|fashion|media|film|games|gaming|the\s+\w+\s+industry|"
+                r"[\w-]+\s+(?:department|industry|field|sector)))\b", I), _b_profile_said),
+    (re.compile(r"\bI\s+(?:still\s+)?(?P<verb>live)\s+(?P<rest>with\s+(?:my\s+)?(?:parents|mom|mum|dad|folks|family|grandparents|"
+                r"grandma|partner|girlfriend|boyfriend|husband|wife|roommates?|flatmates?|sister|brother|aunt|uncle|kids|cat|dog|"
+                r"two\s+roommates|three\s+roommates))\b", I), _b_profile_said),
+    (re.compile(r"\b(?:I\s+|we\s+)?(?P<verb>moved)\s+(?P<rest>(?:here\s+|over\s+|down\s+|up\s+)?from\s+(?-i:[A-Z])[\w.'-]*(?:\s+(?-i:[A-Z])[\w.'-]*){0,2})",
+                I), _b_profile_said),
+    (re.compile(r"(?:\bI(?:'m|\s+am)\s+|(?:^|[.!?,]\s*))(?:about\s+to\s+be\s+|)(?P<verb>turning)\s+(?P<rest>[1-9]\d)\b", I), _b_profile_said),
+    (re.compile(r"\bI(?:'m|\s+am)\s+(?P<how>studying|training|going\s+to\s+school|in\s+school)\s+to\s+(?:be(?:come)?)\s+"
+                r"(?P<art>a|an)\s+(?P<job>[\w -]{2,25}?)(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol)\b)", I), _b_to_be),
+    (re.compile(r"\b(?:started|start|starting|joined)\s+(?:at|with)\s+(?P<org>(?-i:[A-Z])[\w&'.-]*(?:\s+(?-i:[A-Z])[\w&'.-]*){0,2})\s+as\s+(?:a|an)\s+"
+                r"(?P<job>[\w -]{2,30}?)(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol|last|this|today)\b)", I), _b_started_as),
+    (re.compile(r"(?:\bI(?:'m|\s+am)|\band)\s+(?P<what>(?:a|an)\s+(?:freshman|sophomore|junior|senior)\s+in\s+(?:high\s+school|college|uni|university)|"
+                r"in\s+my\s+(?:first|second|third|fourth|final|last)\s+year\s+(?:of|at)\s+(?:uni|university|college|law\s+school|med\s+school|"
+                r"high\s+school|[A-Z][\w]+))", I), _b_school_year),
+]
+
+EN_LIFE_TABLES = (ROUTINE_RULES, LIFE_RULES, PEOPLE_RULES, MORE_PROFILE_RULES)

@@ -1,0 +1,156 @@
+"""Chinese extraction rules for the people and pets in the user's life, moods, and feedback to the companion.
+
+Like `rules_zh`, each rule anchors on the words people use around a fact (我妈…住院了, 和…分手了,
+心情很差, 说话别那么正式) and cuts names at punctuation or particles.
+"""
+from __future__ import annotations
+
+import re
+
+from memory.records import Candidate
+from memory.rules_common import candidate, clause_at, clauses, quote_for, sentences, zh_clean
+from memory.rules_zh import BAD_NAME, HAN, JOB_SUFFIX, NAME, PETS, RELS, Builder, _q
+
+FAMILY = (r"男朋友|女朋友|男友|女友|老公|老婆|丈夫|妻子|对象|姐姐|妹妹|哥哥|弟弟|妈妈|爸爸|儿子|女儿|爷爷|奶奶|外公|外婆|"
+          r"姐|妹|哥|弟|妈|爸")  # close family: "我朋友是医生" is small talk about someone else
+KIN_FULL = {"姐": "姐姐", "妹": "妹妹", "哥": "哥哥", "弟": "弟弟", "妈": "妈妈", "爸": "爸爸"}
+NEWS = (r"生了|怀孕|结婚|去世|走了|住院|生病|手术|离婚|确诊|退休|吵了|吵架|闹翻|冷战|出国|考上|毕业|分手|病了|过世|"
+        r"身体不(?:太|是很)?好|身体出了?问题|不舒服|查出|骨折|摔(?:了|倒)|进了?医院|出事|失业|被裁|辞职|"
+        r"上(?:小学|初中|高中|大学|幼儿园)|出生|满月|周岁|异地|在一起|同居|订婚|关系(?:一直|很|特别|不太|不|挺|超|都|还|非常)*(?:好|差|紧张|一般)")
+MOOD = (r"压力(?:好|很|特别|超|太|超级|有点|挺)?大|失眠|焦虑|抑郁|孤独|孤单|寂寞|emo|心情[^，。！？]{0,4}?(?:不好|不太好|很差|差|低落|糟)|"
+        r"提不起劲|提不起兴趣|打不起精神|没劲|"
+        r"情绪低落|崩溃|心累|难过|伤心|堵得慌|想哭|没动力|迷茫|很丧|好丧|烦躁|睡不着|喘不过气|撑不住|扛不住|顶不住|"
+        r"(?:最近|这段时间|这阵子|一直|每天)[^，。！？]{0,6}?(?:好累|很累|太累|特别累|超累|累死|疲惫)")
+STYLE = [(r"感叹号", "exclamation"), (r"表情|emoji", "emoji"), (r"问号|反问|提问|问我", "questions"),
+         (r"建议|鸡汤|说教|大道理|讲道理", "advice"), (r"简短|简洁|啰嗦|废话|长篇大论|字数|篇幅|太长|短一点|短点", "length"),
+         (r"(?:那么|这么|太|很|好)长|长消息|长文|字太多", "length"), (r"玩笑|段子|幽默", "humor"), (r"语气|温柔|正式|口语|客套|官方|敷衍|书面|直接|委婉|坦率|绕弯子|夸我|客气|网络用语|网络语言", "tone"), (r"列表|分点|markdown", "format"),
+         (r"说话|回复|回答|聊天|消息", "style")]
+DIRECTIVE = re.compile(r"别|不要|少|多|能不能|可不可以|可以|能用|请|希望|一点|一些|就行|就好|不用|简短|简洁|点$|点[吧啊呀儿嘛哈]|些$")
+
+# ---------------------------------------------------------------- people, pets and moods
+
+
+def _follow_up(text: str, end: int) -> str:
+    """The next clause when it goes on about the same person ("她下个月要去英国读书了")."""
+    for sent in sentences(text):
+        for cl in clauses(sent):
+            if cl.start >= end:
+                if re.match(r"^(?:她|他|它|我们)", cl.text):
+                    return "，" + zh_clean(cl.text if not cl.text.startswith("我们") else cl.text[2:])
+                return ""
+    return ""
+
+
+def _b_named(m: re.Match, text: str) -> Candidate | None:
+    rel, name = m["rel"], m["n"]
+    if BAD_NAME.match(name) or name.startswith("叫") or name in ("老是", "老师", "老家", "老板", "小时", "小区", "小孩", "小学", "阿姨"):
+        return None
+    rest_clause = clause_at(text, m.end("n") - 1)
+    rest = zh_clean(text[m.end("n"):rest_clause.end])
+    lead = m["lead"] if m["lead"] in ("和", "跟") else ""
+    link = "叫" if m.group(0).find("叫") > 0 else ""
+    content = f"{lead}{KIN_FULL.get(rel, rel)}{link}{name}{rest}{_follow_up(text, rest_clause.end)}"
+    return candidate("relationship", content, quote_for(text, m.start(), rest_clause.end), f"relationship:{name}")
+
+
+def _b_kept_pet(m: re.Match, text: str) -> Candidate | None:
+    if BAD_NAME.match(m["n"]):
+        return None
+    return candidate("relationship", f"养了一只{m['desc']}{m['rel']}，叫{m['n']}", _q(m, text), f"relationship:{m['n']}")
+
+
+def _b_breakup(m: re.Match, text: str) -> Candidate | None:
+    name, verb = m["n"], re.search(r"分手|分开|离婚|绝交|闹掰|断交|翻脸", m.group(0)).group(0)
+    return candidate("relationship", f"已经和{name}{verb}了", _q(m, text), f"relationship:{name}", -1)
+
+
+def _b_has(m: re.Match, text: str) -> Candidate | None:
+    clause = clause_at(text, m.start())
+    rest = text[m.end():clause.end]
+    more = re.match(r"[，,]\s*(?P<x>一儿一女|两个?(?:儿子|女儿)|都是[^，。！？]{1,6})", text[clause.end:])
+    content = zh_clean(text[m.start():clause.end] + ("，" + more["x"] if more else ""))
+    return candidate("relationship", content, _q(m, text) + rest if rest else _q(m, text), f"relationship:{m['rel']}")
+
+
+def _b_one_of_pets(m: re.Match, text: str) -> Candidate | None:
+    """"养了两只仓鼠，一只叫芝麻一只叫汤圆": one memory per pet."""
+    kept = re.search(rf"养了?(?:两|三|四|几|2|3|4)(?:只|条|个)(?P<rel>{PETS})", text[:m.start()])
+    if not kept or BAD_NAME.match(m["n"]):
+        return None
+    return candidate("relationship", f"养的{kept['rel']}叫{m['n']}", _q(m, text), f"relationship:{m['n']}")
+
+
+FALLOUT_ZH = re.compile(r"(?:跟|和)(?:他|她)(?:已经|早就|彻底|正式)?(?:分手|分开|离婚|绝交|闹掰|断交|翻脸)|"
+                        r"(?:很|超|特别|好|真的|非常)?(?:讨厌|恨|不想理|不理|拉黑了?|删了?)(?:他|她)|"
+                        r"不想(?:再)?(?:跟|和)(?:他|她)(?:联系|来往|说话|做朋友)")
+SUBJECT_ZH = re.compile(rf"(?:^|(?<=[，。！？,.!?\s]))(?P<n>(?:小|阿|老)[{HAN}]{{1,2}}?)(?=居然|竟然|又|把|出轨|劈腿|抢|骗|偷|背叛|说|在背后|"
+                        r"拉黑|删|跟|和|不|没|还)")
+
+
+def fallout(text: str) -> list[Candidate]:
+    """Someone named as the subject, then a break with "him/her" ("小北出轨了，我已经跟他分手了")."""
+    cue = FALLOUT_ZH.search(text)
+    if not cue:
+        return []
+    who = list(SUBJECT_ZH.finditer(text[:cue.start()]))
+    if not who or BAD_NAME.match(who[-1]["n"]):
+        return []
+    name, start = who[-1]["n"], who[-1].start()
+    return [candidate("relationship", zh_clean(text[start:cue.end()]), text[start:cue.end()], f"relationship:{name}", -1)]
+
+
+def _b_news(m: re.Match, text: str) -> Candidate | None:
+    rel = KIN_FULL.get(m["rel"], m["rel"])
+    clause = clause_at(text, m.start("rel"))
+    return candidate("relationship", zh_clean(clause.text), clause.text, f"relationship:{rel}")
+
+
+def _b_mood(m: re.Match, text: str) -> Candidate | None:
+    clause = clause_at(text, m.start())
+    if re.search(r"不(?:焦虑|孤独|难过|伤心|迷茫)|没(?:有)?(?:压力|失眠)", clause.text):
+        return None
+    return candidate("mood", zh_clean(clause.text), clause.text, "relationship:mood")
+
+
+PET_NAME = rf"(?P<n>(?:小|阿|老)[{HAN}]|[{HAN}]{{2}})(?=[{HAN}，。！？,.!?\s]|$)"
+PEOPLE_RULES: list[tuple[re.Pattern[str], Builder]] = [
+    (re.compile(rf"(?:我)?(?:和|跟)(?:{RELS})?(?P<n>(?:小|阿|老)[{HAN}]{{1,2}}?|[{HAN}]{{2}}?)(?:已经|早就|终于|正式|刚|上周|昨天)?"
+                r"(?:分手|分开|离婚|绝交|闹掰|断交|翻脸)了?"), _b_breakup),
+    (re.compile(rf"(?:我)?(?:和|跟)(?P<n>{RELS})(?:已经|早就|终于|正式|刚|上周|昨天)?(?:分手|分开|离婚|绝交|闹掰|断交|翻脸)了?"), _b_breakup),
+    (re.compile(rf"(?P<lead>我家的|我的|我家|我|和|跟|的|有个|有一个|有位|有一位|有只|有一只)(?P<rel>{RELS}|{PETS})(?:的名字)?叫" + NAME),
+     _b_named),
+    (re.compile(rf"(?P<lead>我的|我家|我|和|跟)(?P<rel>{RELS})(?P<n>(?:小|阿)[{HAN}]{{1,2}}?)(?=[{HAN}，。！？,.!?\s]|$)"),
+     _b_named),
+    (re.compile(rf"(?P<lead>我的|我家|我)(?P<rel>{PETS})" + PET_NAME), _b_named),
+    (re.compile(rf"养了?(?:一)?(?:只|条|个|头)(?P<desc>[{HAN}]{{0,3}}?)(?P<rel>{PETS})(?:叫|名叫|名字叫)" + NAME), _b_kept_pet),
+    (re.compile(rf"(?:我|跟我|和我)(?P<rel>{RELS})(?P<pred>[^，。！？,.!?]*?(?:{NEWS}))"), _b_news),
+    (re.compile(rf"(?:跟|和)(?:我)?(?P<rel>{RELS})(?P<pred>[^，。！？,.!?]{{0,6}}?(?:{NEWS}))"), _b_news),
+    (re.compile(rf"(?:我|我的|我家)(?P<rel>{FAMILY})(?P<pred>(?:是|当|做)(?:一名|一个|个|名)?[{HAN}A-Za-z]{{0,6}}?(?:{JOB_SUFFIX})|"
+                rf"在[^，。！？,.!?]{{2,10}}?(?:上班|工作|读书|上学|读研))"), _b_news),
+    (re.compile(rf"我(?:家)?有(?P<n>一|两|三|四|五|[1-5])(?:个|只|条)(?P<rel>孩子|儿子|女儿|娃|宝宝|兄弟姐妹|姐姐|哥哥|弟弟|妹妹|{PETS})"), _b_has),
+    (re.compile(rf"(?:一|另一|另外一|第二)(?:只|条|个)(?:叫|名叫)(?P<n>[{HAN}]{{1,3}}?)(?=(?:一|另)(?:只|条|个)|[，,。！!？?\s~]|$)"), _b_one_of_pets),
+]
+MOOD_RULES: list[tuple[re.Pattern[str], Builder]] = [(re.compile(MOOD), _b_mood)]
+
+# ---------------------------------------------------------------- feedback
+
+
+def feedback(text: str) -> list[Candidate]:
+    """Style guidance addressed to the companion ("说话简短一点", "别老用那么多感叹号")."""
+    out: list[Candidate] = []
+    for sent in sentences(text):
+        parts = clauses(sent)
+        for j, cl in enumerate(parts):
+            topic = next((t for p, t in STYLE if re.search(p, cl.text)), None)
+            if not topic or not DIRECTIVE.search(cl.text) or "叫我" in cl.text:
+                continue
+            if not re.search(r"你|^(?:以后|平时|今后|还有|另外|也|那)?(?:别|不要|少|多|请|说话|回复|回答|能不能|可不可以)", cl.text):
+                continue
+            body = re.sub(r"能不能|可不可以|可以|请|麻烦|好吗|行吗|好不好|跟你|和你|吗$|[吗?？]+$", "", cl.text)
+            content = "希望" + zh_clean(body)
+            start = cl.start
+            if j and re.search(r"(?:的时候|时)$", parts[j - 1].text):
+                content = zh_clean(re.sub(r"我跟你|我和你|跟你|和你", "", parts[j - 1].text)) + "，" + content
+                start = parts[j - 1].start
+            out.append(candidate("feedback", content, text[start:cl.end], f"feedback:{topic}"))
+    return out
