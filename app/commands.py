@@ -18,7 +18,7 @@ from app.portability import export_json, export_markdown, import_memories, read_
 from memory.forget import forget, forget_all
 from memory.records import Memory
 from memory.search import search
-from memory.store import new_id
+from memory.store import MAX_CONTENT, new_id
 
 
 def _progress(done: int, total: int) -> None:
@@ -163,7 +163,8 @@ def memory_add(args, home, clock) -> int:
         raise AppError(f"Not remembered: that reads as an {reason}, and Companion only remembers facts about you.")
     event_date = _parse_date(args.date) if args.date else None
     with opened(args, home, clock) as c:
-        category = args.category or _guess_category(args.text, clock.today())
+        # The rules slow down with length; too long a text is refused by the store anyway.
+        category = args.category or _guess_category(args.text[:MAX_CONTENT], clock.today())
         with c.store.db.transaction():
             m = c.store.add(Memory(new_id(), category, args.text, source="explicit", confidence=1.0,
                                    importance=0.7, event_date=event_date, valid_from=clock.today().isoformat(),

@@ -11,7 +11,6 @@ from app.clock import Clock
 from app.keys import KeyChoice, obtain_key
 from app.maintenance import check_at_startup, open_database
 from app.settings import Settings
-from memory import vectors
 from memory.pipeline import MemoryPipeline, Thresholds
 from memory.retrieve import RetrievalSettings
 from memory.search import Weights
@@ -41,10 +40,7 @@ class Companion:
         self.db, self.key = open_database(self.db_path, self.key, clock.now)
         self.store = MemoryStore(self.db, self.embedder)
         self.transcript = Transcript(self.db)
-        reembedded = vectors.ensure_model(self.db.conn, self.embedder, progress)
-        if reembedded:
-            log.info("re-embedded %d memories with %s", reembedded, self.embedder.model_id)
-        check_at_startup(self.db, self.embedder)
+        check_at_startup(self.db, self.embedder, progress)  # re-embeds on a model change, re-indexes what disagrees
         if self.settings.key_source != self.key.source:
             self.settings.key_source = self.key.source
             self.settings.save(home)

@@ -20,11 +20,12 @@ import keyring.errors
 
 from app.errors import AppError
 from app.keys import SERVICE, KeyChoice, _account, keyring_available, new_raw_key, store_new_key
-from memory import repair
+from memory import repair, vectors
 from memory.database import Database
-from memory.db import DatabaseError, DbKey, checkpoint, connect
+from memory.db import DatabaseError, DbKey, OperationalError, checkpoint, connect
 from memory.errors import StoreError
 from memory.protocols import Embedder
+from memory.vectors import ProgressFn
 
 if TYPE_CHECKING:
     from app.companion import Companion
@@ -48,6 +49,8 @@ def open_database(db_path: Path, choice: KeyChoice, clock) -> tuple[Database, Ke
     """Open the encrypted database; if the key fails and an interrupted re-key left a pending key, use it."""
     try:
         return Database(db_path, choice.key, clock), choice
+    except OperationalError:
+        raise
     except DatabaseError as exc:
         raise _damaged(db_path, exc) from exc
     except StoreError:
@@ -65,12 +68,22 @@ def open_database(db_path: Path, choice: KeyChoice, clock) -> tuple[Database, Ke
     return db, KeyChoice(pending, "keyring")
 
 
-def check_at_startup(db: Database, embedder: Embedder) -> repair.Consistency:
-    """Compare memories, full-text index and vectors row for row; re-index what disagrees and log one line."""
+def check_at_startup(db: Database, embedder: Embedder, progress: ProgressFn | None = None) -> repair.Consistency:
+    """Vectors of the current embedding model; memories, full-text index and vectors agree row for row.
+
+    A model change re-embeds everything; whatever disagrees is re-indexed and logged in one line. A page
+    that cannot be read on the way is a damaged file: refused with one sentence, nothing written.
+    """
     try:
+        reembedded = vectors.ensure_model(db.conn, embedder, progress)
         found = repair.repair(db, embedder)
     except DatabaseError as exc:
+        if isinstance(exc, OperationalError):  # locked, disk full: not damage
+            raise
+        db.conn.close()
         raise _damaged(db.path, exc) from exc
+    if reembedded:
+        log.info("re-embedded %d memories with %s", reembedded, embedder.model_id)
     if not found.clean:
         log.warning("start-up check repaired the memory index: %s", found.summary())
     return found

@@ -2,10 +2,13 @@
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import replace
+from datetime import datetime
 from pathlib import Path
 
 from app.errors import AppError
+from memory.errors import InvalidInput
 from memory.guard import instruction_reason
 from memory.records import CATEGORIES, Memory
 from memory.store import MemoryStore, new_id
@@ -50,11 +53,15 @@ def read_import(path: Path) -> list[dict]:
     if size > MAX_IMPORT_BYTES:
         raise AppError(f"{path} is {size // (1024 * 1024)} MB; imports are limited to 50 MB.")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8-sig"))  # -sig: a byte-order mark is fine
     except UnicodeDecodeError as exc:
         raise AppError(f"{path} is not UTF-8 text, so it is not a Companion export.") from exc
     except ValueError as exc:
         raise AppError(f"{path} is not valid JSON ({exc}).") from exc
+    except RecursionError as exc:
+        raise AppError(f"{path} is nested too deeply to be a Companion export.") from exc
+    except OSError as exc:  # a folder, a file that vanished, no permission
+        raise AppError(f"Cannot read {path}: {exc.strerror or exc}.") from exc
     if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("memories"), list):
         raise AppError(f"{path} is not a Companion memory export (expected format \"{FORMAT}\").")
     if data.get("version") != VERSION:
@@ -74,8 +81,12 @@ def import_memories(store: MemoryStore, items: list[dict]) -> tuple[list[Memory]
         if memory.content.casefold() in existing:
             skipped.append((memory.content[:80], "already remembered"))
             continue
-        with store.db.transaction():
-            added = store.add(memory, reason="imported")
+        try:
+            with store.db.transaction():
+                added = store.add(memory, reason="imported")
+        except InvalidInput as exc:  # e.g. too long: this one is skipped, the rest still come in
+            skipped.append((memory.content[:80], str(exc)))
+            continue
         existing.add(added.content.casefold())
         imported.append(added)
     return imported, skipped
@@ -98,11 +109,33 @@ def _to_memory(item: dict) -> tuple[Memory | None, str]:
         fields["status"] = "active"
     if fields.get("source") not in ("explicit", "stated", "inferred"):
         fields["source"] = "stated"
+    for name in _DATE_FIELDS:  # dates that do not parse are dropped (the store fills created/updated in)
+        if name in fields and not _iso(fields[name]):
+            del fields[name]
     try:
         memory = Memory(**fields)
         memory = replace(memory, confidence=float(memory.confidence), importance=float(memory.importance),
                          strength=float(memory.strength), hit_count=int(memory.hit_count),
-                         pinned=bool(memory.pinned), disabled=bool(memory.disabled))
-    except (TypeError, ValueError) as exc:
+                         pinned=_flag(memory.pinned), disabled=_flag(memory.disabled))
+    except (TypeError, ValueError, OverflowError) as exc:
         return None, f"malformed fields ({exc})"
+    if not all(math.isfinite(x) for x in (memory.confidence, memory.importance, memory.strength)):
+        return None, "malformed fields (a number is not finite)"
     return memory, ""
+
+
+_DATE_FIELDS = ("event_date", "valid_from", "valid_to", "created_at", "updated_at", "last_used_at")
+
+
+def _iso(value) -> bool:
+    try:
+        datetime.fromisoformat(value)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def _flag(value) -> bool:
+    if isinstance(value, bool) or value in (0, 1):
+        return bool(value)
+    raise ValueError(f"{value!r} is not true or false")

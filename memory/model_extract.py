@@ -18,8 +18,11 @@ class ModelAnswerError(Exception):
 
 def propose(completer: Completer, user_text: str, assistant_text: str | None, known: list[Memory]) -> list[Candidate]:
     """Ask the model for memories; raises ModelAnswerError on an unusable answer (never returns [] for one)."""
-    raw = completer.complete_json(EXTRACTION_SYSTEM, extraction_user_prompt(user_text, assistant_text, known),
-                                  EXTRACTION_SCHEMA, max_tokens=MAX_ANSWER_TOKENS)
+    try:
+        raw = completer.complete_json(EXTRACTION_SYSTEM, extraction_user_prompt(user_text, assistant_text, known),
+                                      EXTRACTION_SCHEMA, max_tokens=MAX_ANSWER_TOKENS)
+    except Exception as exc:  # a model that fails (context overflow, decode error) gave no usable answer either
+        raise ModelAnswerError(f"the model call failed ({type(exc).__name__}: {exc})") from exc
     return parse(raw)
 
 
@@ -27,8 +30,8 @@ def parse(raw: str) -> list[Candidate]:
     """Candidates from the model's raw JSON text."""
     try:
         data = json.loads(raw)
-    except (TypeError, ValueError) as exc:
-        raise ModelAnswerError(f"not JSON ({exc})") from exc
+    except (TypeError, ValueError, RecursionError) as exc:  # RecursionError: absurdly nested brackets
+        raise ModelAnswerError(f"not JSON ({type(exc).__name__}: {exc})") from exc
     items = data.get("memories") if isinstance(data, dict) else None
     if not isinstance(items, list):
         raise ModelAnswerError("no 'memories' list")

@@ -11,9 +11,11 @@ from memory.records import Candidate, Memory, Rejection
 from memory.rules import extract_candidates
 from memory.search import search
 from memory.store import MemoryStore
+from memory.text import clean
 from memory.validate import validate
 
 log = logging.getLogger(__name__)
+MAX_LEARN_CHARS = 4000
 _ORIGIN_RANK = {"rule": 0, "model": 1}
 
 
@@ -61,6 +63,13 @@ class MemoryPipeline:
                 message_id: str | None = None, dry_run: bool = False) -> ExtractionResult:
         """Run the whole pipeline; with dry_run nothing is stored."""
         result = ExtractionResult()
+        # Control characters and broken surrogates (argv's surrogateescape) would reach the embedder.
+        user_text = clean(user_text or "")
+        assistant_text = clean(assistant_text)[-MAX_LEARN_CHARS:] if assistant_text else None
+        if len(user_text) > MAX_LEARN_CHARS:  # a pasted document, not something said; the rules slow down with length
+            result.rejected.append(Rejection(user_text[:80] + "…", f"too long to learn from ({len(user_text)} "
+                                                                     f"characters; at most {MAX_LEARN_CHARS})"))
+            return result
         candidates = extract_candidates(user_text, assistant_text, today)
         candidates += self._model_candidates(user_text, assistant_text, result)
         accepted, rejected = validate(candidates, user_text, assistant_text, today,

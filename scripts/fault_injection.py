@@ -13,7 +13,6 @@ small count of the same thing (tests/test_crash_safety.py).
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import tempfile
 import time
@@ -21,6 +20,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from tests.support.sandbox import isolate  # noqa: E402
 
 
 def main() -> int:
@@ -32,17 +33,8 @@ def main() -> int:
     args = p.parse_args()
     base = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="companion-faults-"))
     base.mkdir(parents=True, exist_ok=True)
-    # The file-backed test keyring: raw keys like a real keyring, no desktop session needed.
-    os.environ.update({"PYTHON_KEYRING_BACKEND": "tests.support.file_keyring.FileKeyring",
-                       "COMPANION_TEST_KEYRING": str(base / "keyring.json"),
-                       "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")})
-    os.environ.setdefault("COMPANION_MODELS_DIR", str(base / "models"))
-    for var in ("COMPANION_DB_KEY", "COMPANION_TODAY", "COMPANION_CHAT_MODEL", "COMPANION_HOME"):
-        os.environ.pop(var, None)
-    import keyring
+    isolate(base)
     from tests.support.faults import CLI_MODES, WRITER_MODES, campaign
-    from tests.support.file_keyring import FileKeyring
-    keyring.set_keyring(FileKeyring())
     modes = tuple(args.modes.split(",")) if args.modes else WRITER_MODES + CLI_MODES
     unknown = set(modes) - set(WRITER_MODES + CLI_MODES)
     if unknown:
