@@ -1,7 +1,7 @@
 """Crash safety: SIGKILL a writing process at random points; after each kill nothing committed is lost.
 
-CI runs a small number of kills (COMPANION_FAULT_KILLS, default 10: every kind of writer once, the
-crash writer twice); `scripts/fault_injection.py` runs the full 100 with seeds. After each kill:
+CI runs a small number of kills (COMPANION_FAULT_KILLS, default 10: each of the ten victims once);
+`scripts/fault_injection.py` runs the full 100 with seeds. After each kill:
 `PRAGMA integrity_check` is ok, memories / full-text index / vectors agree row for row, and every
 memory, message and edit the writer reported as committed is there.
 """

@@ -43,10 +43,14 @@ def _account(home: Path) -> str:
 
 
 @pytest.fixture
-def filled(cli, companion_env) -> Path:
-    """A profile with memories (English, Chinese, emoji) written and closed through the real CLI."""
-    for text in SECRETS:
-        cli.run("memory", "add", text, "--category", "profile")
+def filled(companion_env) -> Path:
+    """A closed profile with memories in English, Chinese and emoji, its key in the (test) keyring."""
+    c = Companion(companion_env, Clock.parse("2026-11-29"))
+    try:
+        for text in SECRETS:
+            c.store.add(Memory(new_id(), "profile", text))
+    finally:
+        c.close()
     return companion_env
 
 

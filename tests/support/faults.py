@@ -3,8 +3,8 @@
 Two kinds of victims. The crash writer (`tests.support.crash_writer`) runs the real app code in a loop
 and reports every commit on stdout, so the check is exact: every reported memory, message and edit
 must be there. The real console script (`companion memory import / extract / edit / consolidate`,
-`say --wait-memory`) is killed mid-command; what its completed commands reported must be there, and
-re-running the killed command must finish the job.
+`say --wait-memory`, `key rotate`) is killed mid-command; what its completed commands reported must be
+there, re-running a killed import must finish the job, and a killed re-key must never lock the user out.
 
 After each kill: `PRAGMA integrity_check` is ok, memories / full-text index / vectors agree row for
 row (and messages / their index), and every committed row is present.
@@ -16,8 +16,8 @@ import os
 import random
 import signal
 import subprocess
-import tempfile
 import sys
+import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
@@ -25,13 +25,12 @@ from pathlib import Path
 
 from app.keys import obtain_key
 from memory import repair
-from memory.db import connect
 
 ROOT = Path(__file__).resolve().parents[2]
 CLI = Path(sys.executable).with_name("companion")
 DB_FILE = "companion.db"
 WRITER_MODES = ("import", "extract", "consolidate", "edit")
-CLI_MODES = ("cli-import", "cli-extract", "cli-edit", "cli-say", "cli-consolidate")
+CLI_MODES = ("cli-import", "cli-extract", "cli-edit", "cli-say", "cli-consolidate", "cli-rekey")
 TODAY = "2026-11-29"
 
 
@@ -185,6 +184,16 @@ def cli_round(home: Path, mode: str, seed: int, ledger: Ledger, work: Path) -> R
         current = _memory(home, mid)  # just verified: the truth before this edit
         ledger.edits[mid] = {state_hash(Memory(**current)), state_hash(Memory(**{**current, "content": content}))}
         killed = _kill_cli(home, ["memory", "edit", mid, "--content", content], rng, (0.8, 3.0), ledger)
+    elif mode == "cli-rekey":
+        if not ledger.memories:  # something worth locking out first
+            from tests.support.crash_writer import import_items
+            items = import_items(seed, 150)
+            export = work / f"rekey-{seed}.json"
+            export.write_text(json.dumps({"format": "companion-memories", "version": 1, "memories": items}))
+            if cli(home, "memory", "import", str(export)).returncode != 0:
+                raise AssertionError("could not fill the profile to re-key")
+            ledger.memories.update(i["id"] for i in items)
+        killed = _kill_cli(home, ["key", "rotate"], rng, (0.5, 3.5), ledger)
     elif mode == "cli-consolidate":
         if not _has_consolidate():
             return RoundResult(mode, seed, False, "ok", "", 0, [], "(no `memory consolidate` command yet)")
@@ -249,20 +258,22 @@ def _ensure_panel_notes(home: Path, ledger: Ledger) -> list[str]:
 
 def _memory(home: Path, memory_id: str) -> dict:
     from memory.records import Memory
-    conn = _open(home)
+    db = _open(home)
     try:
         cols = [f for f in Memory.__dataclass_fields__ if f not in ("topic", "quote", "session_id", "message_id")]
-        row = conn.execute(f"SELECT {', '.join(cols)} FROM memories WHERE id = ?", (memory_id,)).fetchone()
+        row = db.conn.execute(f"SELECT {', '.join(cols)} FROM memories WHERE id = ?", (memory_id,)).fetchone()
         return {**dict(zip(cols, row)), "pinned": bool(row[cols.index("pinned")]),
                 "disabled": bool(row[cols.index("disabled")])}
     finally:
-        conn.close()
+        db.close()
 
 
 # -- verification -------------------------------------------------------------------------------------
 def _open(home: Path):
+    """The profile's database opened the way the app opens it (an interrupted re-key is finished here)."""
+    from app.maintenance import open_database
     path = home / DB_FILE
-    return connect(path, obtain_key(path).key)
+    return open_database(path, obtain_key(path), lambda: None)[0]
 
 
 def verify(home: Path, mode: str, seed: int, killed: bool, ledger: Ledger, note: str = "") -> RoundResult:
@@ -274,14 +285,14 @@ def verify(home: Path, mode: str, seed: int, killed: bool, ledger: Ledger, note:
     if not path.exists() or path.stat().st_size == 0:
         lost = sorted(ledger.memories | ledger.messages)
         return RoundResult(mode, seed, killed, "ok", "", committed, lost, "(no database yet)")
-    conn = _open(home)
+    db = _open(home)
     try:
-        integrity = "; ".join(r[0] for r in conn.execute("PRAGMA integrity_check").fetchall())
-        found = repair.check(conn, deep=True)
-        memories = {m.id: m for m in map(_row_to_memory, conn.execute(_SELECT).fetchall())}
-        messages = {r[0] for r in conn.execute("SELECT id FROM messages")}
+        integrity = "; ".join(r[0] for r in db.conn.execute("PRAGMA integrity_check").fetchall())
+        found = repair.check(db.conn, deep=True)
+        memories = {m.id: m for m in map(_row_to_memory, db.conn.execute(_SELECT).fetchall())}
+        messages = {r[0] for r in db.conn.execute("SELECT id FROM messages")}
     finally:
-        conn.close()
+        db.close()
     lost = sorted((ledger.memories - set(memories)) | (ledger.messages - messages))
     for mid, states in ledger.edits.items():
         if mid in memories and state_hash(memories[mid]) not in states:
