@@ -162,6 +162,8 @@ def test_processes_and_threads_write_together_without_locked_errors(companion, c
             procs = [_cli(companion_env, "memory", "extract", chat_message(rng), "--json")]
             target, importance = rng.choice(panel), round(0.3 + 0.1 * n, 2)
             procs.append(_cli(companion_env, "memory", "edit", target, "--importance", str(importance), "--json"))
+            if n % 2 == 0:  # the scheduler of another process (it may find the lock held: then it says so)
+                procs.append(_cli(companion_env, "memory", "consolidate", "--force", "--json"))
             for proc in procs:
                 out, err = proc.communicate(timeout=300)
                 if proc.returncode != 0 or err.strip():

@@ -23,8 +23,14 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from app.clock import Clock
+from app.companion import Companion
 from app.keys import obtain_key
+from app.maintenance import open_database
 from memory import repair
+from memory.records import Memory
+from memory.store import _SELECT, _row_to_memory
+from tests.support.crash_writer import chat_message, import_items, state_hash
 
 ROOT = Path(__file__).resolve().parents[2]
 CLI = Path(sys.executable).with_name("companion")
@@ -148,61 +154,71 @@ def _read_ledger(lines: list[str], ledger: Ledger) -> None:
 
 # -- the console script ------------------------------------------------------------------------------
 def cli_round(home: Path, mode: str, seed: int, ledger: Ledger, work: Path) -> RoundResult:
-    """Run a few complete commands of this kind, then one that is killed mid-way; verify; finish it."""
+    """Run a few complete commands of this kind, then one that is killed mid-way; verify."""
     rng = random.Random(seed)
-    note = ""
     if mode == "cli-import":
-        from tests.support.crash_writer import import_items
-        items = import_items(seed, 400)
-        export = work / f"import-{seed}.json"
-        export.write_text(json.dumps({"format": "companion-memories", "version": 1, "memories": items}))
-        killed = _kill_cli(home, ["memory", "import", str(export)], rng, (1.0, 6.0), ledger)
-        result = verify(home, mode, seed, killed, ledger)
-        done = cli(home, "memory", "import", str(export))  # the re-run finishes what the kill interrupted
-        ledger.memories.update(i["id"] for i in items)
-        if done.returncode != 0:
-            result.note = f"re-run failed: {done.stderr.strip()}"
-            result.lost.append("(re-run)")
-        else:
-            after = verify(home, mode, seed, killed, ledger)
-            result.lost, result.committed = after.lost, after.committed
-            result.note = "(re-run completed the import)"
+        return _import_round(home, seed, ledger, work, rng)
+    if mode == "cli-consolidate" and not _has_consolidate():
+        return RoundResult(mode, seed, False, "ok", "", 0, [], "(no `memory consolidate` command yet)")
+    victims = {"cli-extract": _extract_victim, "cli-say": _say_victim, "cli-edit": _edit_victim,
+               "cli-rekey": _rekey_victim, "cli-consolidate": _consolidate_victim}
+    args, window = victims[mode](home, seed, ledger, work, rng)
+    killed = _kill_cli(home, args, rng, window, ledger)
+    return verify(home, mode, seed, killed, ledger)
+
+
+def _import_round(home: Path, seed: int, ledger: Ledger, work: Path, rng: random.Random) -> RoundResult:
+    """A long import killed mid-way; then the same import again must finish the job."""
+    items = import_items(seed, 400)
+    export = _export(work / f"import-{seed}.json", items)
+    killed = _kill_cli(home, ["memory", "import", str(export)], rng, (1.0, 6.0), ledger)
+    result = verify(home, "cli-import", seed, killed, ledger)
+    done = cli(home, "memory", "import", str(export))
+    ledger.memories.update(i["id"] for i in items)
+    if done.returncode != 0:
+        result.error = f"the re-run failed: {done.stderr.strip()}"
         return result
-    if mode in ("cli-extract", "cli-say"):
-        from tests.support.crash_writer import chat_message
-        for _ in range(rng.randint(0, 1)):
-            _cli_extract(home, chat_message(rng), ledger)
-        args = (["memory", "extract", chat_message(rng), "--json"] if mode == "cli-extract"
-                else ["say", chat_message(rng), "--wait-memory", "--json"])
-        killed = _kill_cli(home, args, rng, (0.8, 3.0) if mode == "cli-extract" else (1.5, 8.0), ledger)
-    elif mode == "cli-edit":
-        ids = _ensure_panel_notes(home, ledger)
-        mid = rng.choice(ids)
-        content = f"Panel note edited from the command line, seed {seed}"
-        from tests.support.crash_writer import state_hash
-        from memory.records import Memory
-        current = _memory(home, mid)  # just verified: the truth before this edit
-        ledger.edits[mid] = {state_hash(Memory(**current)), state_hash(Memory(**{**current, "content": content}))}
-        killed = _kill_cli(home, ["memory", "edit", mid, "--content", content], rng, (0.8, 3.0), ledger)
-    elif mode == "cli-rekey":
-        if not ledger.memories:  # something worth locking out first
-            from tests.support.crash_writer import import_items
-            items = import_items(seed, 150)
-            export = work / f"rekey-{seed}.json"
-            export.write_text(json.dumps({"format": "companion-memories", "version": 1, "memories": items}))
-            if cli(home, "memory", "import", str(export)).returncode != 0:
-                raise AssertionError("could not fill the profile to re-key")
-            ledger.memories.update(i["id"] for i in items)
-        killed = _kill_cli(home, ["key", "rotate"], rng, (0.5, 3.5), ledger)
-    elif mode == "cli-consolidate":
-        if not _has_consolidate():
-            return RoundResult(mode, seed, False, "ok", "", 0, [], "(no `memory consolidate` command yet)")
-        for i in range(rng.randint(3, 6)):
-            _cli_extract(home, f"I really love {rng.choice(['ramen', 'tacos', 'pho'])} with friend {i}.", ledger)
-        killed = _kill_cli(home, ["memory", "consolidate", "--force", "--json"], rng, (0.8, 3.0), ledger)
-    else:
-        raise ValueError(mode)
-    return verify(home, mode, seed, killed, ledger, note)
+    after = verify(home, "cli-import", seed, killed, ledger)
+    result.lost, result.committed, result.note = after.lost, after.committed, "(re-run completed the import)"
+    return result
+
+
+def _export(path: Path, items: list[dict]) -> Path:
+    path.write_text(json.dumps({"format": "companion-memories", "version": 1, "memories": items}))
+    return path
+
+
+def _extract_victim(home, seed, ledger, work, rng) -> tuple[list[str], tuple[float, float]]:
+    for _ in range(rng.randint(0, 1)):
+        _cli_extract(home, chat_message(rng), ledger)
+    return ["memory", "extract", chat_message(rng), "--json"], (0.8, 3.0)
+
+
+def _say_victim(home, seed, ledger, work, rng) -> tuple[list[str], tuple[float, float]]:
+    return ["say", chat_message(rng), "--wait-memory", "--json"], (1.5, 8.0)
+
+
+def _edit_victim(home, seed, ledger, work, rng) -> tuple[list[str], tuple[float, float]]:
+    mid = rng.choice(_ensure_panel_notes(home, ledger))
+    content = f"Panel note edited from the command line, seed {seed}"
+    current = _memory(home, mid)  # just verified: the truth before this edit
+    ledger.edits[mid] = {state_hash(Memory(**current)), state_hash(Memory(**{**current, "content": content}))}
+    return ["memory", "edit", mid, "--content", content], (0.8, 3.0)
+
+
+def _rekey_victim(home, seed, ledger, work, rng) -> tuple[list[str], tuple[float, float]]:
+    if not ledger.memories:  # something worth locking out first
+        items = import_items(seed, 150)
+        if cli(home, "memory", "import", str(_export(work / f"rekey-{seed}.json", items))).returncode != 0:
+            raise AssertionError("could not fill the profile to re-key")
+        ledger.memories.update(i["id"] for i in items)
+    return ["key", "rotate"], (0.5, 3.5)
+
+
+def _consolidate_victim(home, seed, ledger, work, rng) -> tuple[list[str], tuple[float, float]]:
+    for _ in range(rng.randint(3, 5)):  # new memories, repeats and contradictions for it to work on
+        _cli_extract(home, chat_message(rng), ledger)
+    return ["memory", "consolidate", "--force", "--json"], (0.8, 3.0)
 
 
 def _kill_cli(home: Path, args: list[str], rng: random.Random, window: tuple[float, float], ledger: Ledger) -> bool:
@@ -257,7 +273,6 @@ def _ensure_panel_notes(home: Path, ledger: Ledger) -> list[str]:
 
 
 def _memory(home: Path, memory_id: str) -> dict:
-    from memory.records import Memory
     db = _open(home)
     try:
         cols = [f for f in Memory.__dataclass_fields__ if f not in ("topic", "quote", "session_id", "message_id")]
@@ -271,15 +286,12 @@ def _memory(home: Path, memory_id: str) -> dict:
 # -- verification -------------------------------------------------------------------------------------
 def _open(home: Path):
     """The profile's database opened the way the app opens it (an interrupted re-key is finished here)."""
-    from app.maintenance import open_database
     path = home / DB_FILE
     return open_database(path, obtain_key(path), lambda: None)[0]
 
 
 def verify(home: Path, mode: str, seed: int, killed: bool, ledger: Ledger, note: str = "") -> RoundResult:
     """Reopen after the kill: integrity, row-for-row agreement, and every committed row present."""
-    from tests.support.crash_writer import state_hash
-    from memory.store import _row_to_memory, _SELECT
     path = home / DB_FILE
     committed = len(ledger.memories) + len(ledger.messages) + len(ledger.edits)
     if not path.exists() or path.stat().st_size == 0:
@@ -302,12 +314,9 @@ def verify(home: Path, mode: str, seed: int, killed: bool, ledger: Ledger, note:
 
 def reopen_with_app(home: Path) -> repair.Consistency:
     """Open the profile the way the app does (start-up check included); what the check repaired."""
-    from app.clock import Clock
-    from app.companion import Companion
-    from memory.repair import repair as run_repair
     c = Companion(home, Clock.parse(TODAY))
     try:
-        return run_repair(c.db, c.embedder, deep=True)
+        return repair.repair(c.db, c.embedder, deep=True)
     finally:
         c.close()
 
