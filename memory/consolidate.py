@@ -17,6 +17,7 @@ from typing import Callable
 import numpy as np
 
 from memory.dates import absolutize
+from memory.errors import NotFound
 from memory.forget import forget
 from memory.index import rebuild, warning
 from memory.lock import RunLock
@@ -288,6 +289,25 @@ class _Run:
 
     def _resolve(self, cluster: list[_Item]) -> None:
         """Keep one memory of a cluster that talks about one thing; supersede the rest, in one transaction."""
+        with self.db.transaction():
+            # The run's snapshot may be old by now: a pin, a use or an edit made since then must not be
+            # overwritten with it. Re-read under the write lock; an edited or vanished member waits a run.
+            if self._refreshed(cluster):
+                self._merge_cluster(cluster)
+
+    def _refreshed(self, cluster: list[_Item]) -> bool:
+        for it in cluster:
+            try:
+                now = self.store.get(it.m.id)
+            except NotFound:  # forgotten meanwhile
+                return False
+            if (now.content, now.category, now.status, now.disabled) != (
+                    it.m.content, it.m.category, it.m.status, it.m.disabled):
+                return False
+            it.m = now
+        return True
+
+    def _merge_cluster(self, cluster: list[_Item]) -> None:
         winner = max(cluster, key=lambda it: (_rank(it.m), it.m.created_at or "", it.m.id))
         relation = {id(it): self._relation(it, winner) for it in cluster if it is not winner}
         group = [winner] + [it for it in cluster if relation.get(id(it)) == "duplicate"]

@@ -144,6 +144,30 @@ def test_extraction_scheduler_and_panel_threads_lose_nothing(companion):
     assert_history_chains(c)
 
 
+def test_a_merge_keeps_the_pin_and_uses_made_while_consolidation_ran(companion, monkeypatch):
+    """Consolidation plans merges from a snapshot; what the user and the replies did since must survive."""
+    import memory.consolidate as consolidation
+    c = companion
+    older = c.store.add(Memory(new_id(), "preference", "Loves green tea", created_at="2026-11-01T09:00:00"))
+    newer = c.store.add(Memory(new_id(), "preference", "Really loves green tea", created_at="2026-11-20T09:00:00"))
+    plan = consolidation._clusters
+
+    def meanwhile(items, relation):  # between the snapshot and the merge: a panel pin, two replies using them
+        clusters = plan(items, relation)
+        for m in (older, newer):
+            c.store.update(m.id, reason="edited by the user", pinned=True)
+        c.store.mark_used([older.id, newer.id])
+        c.store.mark_used([newer.id])
+        return clusters
+
+    monkeypatch.setattr(consolidation, "_clusters", meanwhile)
+    assert consolidate(c.store, RunLock(c.home / LOCK_FILE), force=True).merged == 1
+    kept = c.store.list()
+    assert [m.content for m in kept] == ["Really loves green tea"]
+    assert kept[0].pinned and kept[0].hit_count == 3
+    assert_history_chains(c)
+
+
 def _cli(home, *args) -> subprocess.Popen:
     return subprocess.Popen([str(CLI), "--home", str(home), "--today", "2026-11-29", *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
