@@ -50,11 +50,10 @@ class Consistency:
 
 def check(conn, deep: bool = False) -> Consistency:
     """Compare the tables row for row (read only); `deep` also compares the indexed text itself."""
-    memories = dict(conn.execute("SELECT rid, content FROM memories").fetchall())
-    fts = dict(conn.execute("SELECT rowid, text FROM memories_fts").fetchall())
+    memories, fts = _rows(conn, "memories", "rid", "content", deep), _rows(conn, "memories_fts", "rowid", "text", deep)
     vecs = {r[0] for r in conn.execute("SELECT rowid FROM memory_vectors").fetchall()}
-    messages = dict(conn.execute("SELECT rid, content FROM messages").fetchall())
-    messages_fts = dict(conn.execute("SELECT rowid, text FROM messages_fts").fetchall())
+    messages = _rows(conn, "messages", "rid", "content", deep)
+    messages_fts = _rows(conn, "messages_fts", "rowid", "text", deep)
     found = Consistency(
         fts_missing=sorted(set(memories) - set(fts)), fts_extra=sorted(set(fts) - set(memories)),
         vectors_missing=sorted(set(memories) - vecs), vectors_extra=sorted(vecs - set(memories)),
@@ -66,6 +65,13 @@ def check(conn, deep: bool = False) -> Consistency:
         found.messages_fts_stale = sorted(r for r in set(messages) & set(messages_fts)
                                           if messages_fts[r] != index_text(messages[r]))
     return found
+
+
+def _rows(conn, table: str, key: str, text: str, with_text: bool) -> dict[int, str | None]:
+    """Row id → text (or None: the quick check at each start reads ids only)."""
+    if with_text:
+        return dict(conn.execute(f"SELECT {key}, {text} FROM {table}").fetchall())
+    return dict.fromkeys(r[0] for r in conn.execute(f"SELECT {key} FROM {table}").fetchall())
 
 
 def repair(db: Database, embedder: Embedder, deep: bool = False) -> Consistency:
