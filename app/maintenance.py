@@ -46,26 +46,38 @@ def _damaged(db_path: Path, exc: Exception) -> StoreError:
 
 # -- opening --------------------------------------------------------------------------------------
 def open_database(db_path: Path, choice: KeyChoice, clock) -> tuple[Database, KeyChoice]:
-    """Open the encrypted database; if the key fails and an interrupted re-key left a pending key, use it."""
+    """Open the encrypted database with the chosen key, else with a key an interrupted re-key left behind."""
     try:
         return Database(db_path, choice.key, clock), choice
     except OperationalError:
         raise
     except DatabaseError as exc:
         raise _damaged(db_path, exc) from exc
-    except StoreError:
-        pending = _pending_key(db_path) if choice.source == "keyring" else None
-        if pending is None:
-            raise
-    try:
-        db = Database(db_path, pending, clock)
-    except (StoreError, DatabaseError):
-        raise StoreError(f"Could not decrypt the database at {db_path}: the key is wrong or the file is damaged. "
-                         "Nothing was changed.") from None
-    store_new_key(db_path, pending)
-    _forget_pending(db_path)
-    log.warning("finished an interrupted key change: the new key is now the one in the keyring")
-    return db, KeyChoice(pending, "keyring")
+    except StoreError as exc:
+        wrong_key = exc
+    for key, note in _other_keys(db_path, choice):
+        try:
+            db = Database(db_path, key, clock)
+        except (StoreError, DatabaseError):
+            continue
+        store_new_key(db_path, key)
+        _forget_pending(db_path)
+        log.warning(note)
+        return db, KeyChoice(key, "keyring")
+    raise wrong_key
+
+
+def _other_keys(db_path: Path, choice: KeyChoice) -> list[tuple[DbKey, str]]:
+    """Keys worth a try when the chosen one fails: a parked re-key key, then (for a passphrase) the keyring's."""
+    out = []
+    pending = _keyring_secret(_pending_account(db_path))
+    if pending:
+        out.append((DbKey(pending, "raw"), "finished an interrupted key change: the new key is now in the keyring"))
+    main = _keyring_secret(_account(db_path)) if choice.source != "keyring" else None
+    if main:
+        out.append((DbKey(main, "raw"), "COMPANION_DB_KEY does not open the database but the key in the keyring "
+                                        "does: stop setting COMPANION_DB_KEY"))
+    return out
 
 
 def check_at_startup(db: Database, embedder: Embedder, progress: ProgressFn | None = None) -> repair.Consistency:
@@ -89,12 +101,11 @@ def check_at_startup(db: Database, embedder: Embedder, progress: ProgressFn | No
     return found
 
 
-def _pending_key(db_path: Path) -> DbKey | None:
+def _keyring_secret(account: str) -> str | None:
     try:
-        secret = keyring.get_password(SERVICE, _pending_account(db_path))
-    except keyring.errors.KeyringError:
+        return keyring.get_password(SERVICE, account)
+    except keyring.errors.KeyringError:  # no backend, locked: nothing to try
         return None
-    return DbKey(secret, "raw") if secret else None
 
 
 def _forget_pending(db_path: Path) -> None:

@@ -157,7 +157,8 @@ def test_rekey_to_a_passphrase_and_back_to_the_keyring(cli, filled):
     assert _contents_env(cli, env) == before
     assert "stop setting COMPANION_DB_KEY" in cli.run("key", "rotate", env=env).stdout
     assert _contents(cli) == before
-    assert "key is wrong" in _one_line(cli.run("memory", "list", check=False, env=env))
+    stale = cli.run("memory", "list", env=env)  # the old passphrase still set: the keyring's key opens, with a hint
+    assert "stop setting COMPANION_DB_KEY" in stale.stderr and SECRETS[0] in stale.stdout
 
 
 def _contents_env(cli, env) -> list[tuple[str, str]]:
@@ -198,3 +199,29 @@ def test_rekey_interrupted_before_the_keyring_learned_the_key_is_finished_at_nex
         assert keyring.get_password(SERVICE, f"database-key-pending:{(filled / 'companion.db').resolve()}") is None
     finally:
         again.close()
+
+
+def test_rekey_from_a_passphrase_to_the_keyring_interrupted_never_locks_out(companion_env, monkeypatch, caplog):
+    """Killed after re-encrypting, while the user still starts Companion with the old COMPANION_DB_KEY."""
+    monkeypatch.setenv("COMPANION_DB_KEY", "the old passphrase")
+    c = Companion(companion_env, Clock.parse("2026-11-29"))
+    c.store.add(Memory(new_id(), "profile", SECRETS[0]))
+
+    class Killed(BaseException):
+        pass
+
+    def die(*args):
+        raise Killed()
+
+    with monkeypatch.context() as patched, pytest.raises(Killed):
+        patched.setattr(maintenance, "store_new_key", die)
+        maintenance.rotate_key(c)
+    c.db.conn.close()
+    for attempt in ("finished an interrupted key change", "stop setting COMPANION_DB_KEY"):
+        caplog.clear()
+        again = Companion(companion_env, Clock.parse("2026-11-29"))
+        try:
+            assert [m.content for m in again.store.list()] == [SECRETS[0]] and again.key.source == "keyring"
+        finally:
+            again.close()
+        assert attempt in caplog.text
