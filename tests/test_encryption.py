@@ -173,14 +173,12 @@ def test_rekey_refuses_a_short_passphrase_and_changes_nothing(cli, filled):
     assert _snapshot(filled) == before
 
 
-def test_rekey_interrupted_before_the_keyring_learned_the_key_is_finished_at_next_start(filled, monkeypatch):
-    """The process dies after the file was re-encrypted but before the keyring's main entry changed."""
-    c = Companion(filled, Clock.parse("2026-11-29"))
-    old_secret = c.key.key.secret
+class Killed(BaseException):
+    """Stands for SIGKILL at one exact moment."""
 
-    class Killed(BaseException):
-        pass
 
+def _rotate_and_die_before_the_keyring_learns(c: Companion, monkeypatch) -> None:
+    """Re-key, and die after the file is re-encrypted but before the keyring's main entry changes."""
     def die(*args):
         raise Killed()
 
@@ -188,6 +186,13 @@ def test_rekey_interrupted_before_the_keyring_learned_the_key_is_finished_at_nex
         patched.setattr(maintenance, "store_new_key", die)
         maintenance.rotate_key(c)
     c.db.conn.close()  # as a killed process would: no checkpoint, no clean close
+
+
+def test_rekey_interrupted_before_the_keyring_learned_the_key_is_finished_at_next_start(filled, monkeypatch):
+    """The process dies after the file was re-encrypted but before the keyring's main entry changed."""
+    c = Companion(filled, Clock.parse("2026-11-29"))
+    old_secret = c.key.key.secret
+    _rotate_and_die_before_the_keyring_learns(c, monkeypatch)
     assert keyring.get_password(SERVICE, _account(filled)) == old_secret  # the keyring still has the old key
     with pytest.raises(StoreError):
         connect(filled / "companion.db", DbKey(old_secret, "raw"))
@@ -206,17 +211,7 @@ def test_rekey_from_a_passphrase_to_the_keyring_interrupted_never_locks_out(comp
     monkeypatch.setenv("COMPANION_DB_KEY", "the old passphrase")
     c = Companion(companion_env, Clock.parse("2026-11-29"))
     c.store.add(Memory(new_id(), "profile", SECRETS[0]))
-
-    class Killed(BaseException):
-        pass
-
-    def die(*args):
-        raise Killed()
-
-    with monkeypatch.context() as patched, pytest.raises(Killed):
-        patched.setattr(maintenance, "store_new_key", die)
-        maintenance.rotate_key(c)
-    c.db.conn.close()
+    _rotate_and_die_before_the_keyring_learns(c, monkeypatch)
     for attempt in ("finished an interrupted key change", "stop setting COMPANION_DB_KEY"):
         caplog.clear()
         again = Companion(companion_env, Clock.parse("2026-11-29"))

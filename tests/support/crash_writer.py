@@ -67,7 +67,8 @@ def import_items(seed: int, count: int) -> list[dict]:
     rng = random.Random(seed)
     items = []
     for i in range(count):
-        content = f"Keeps note {i} about {rng.choice(FOODS)} in {rng.choice(CITIES)} with {rng.choice(NAMES)}"
+        # The seed in the text keeps files apart: import skips a content it already has ("already remembered").
+        content = f"Keeps note {seed}-{i} about {rng.choice(FOODS)} in {rng.choice(CITIES)} with {rng.choice(NAMES)}"
         items.append({"id": f"m_imp{seed % 1000:03d}{i:05d}", "category": "preference", "content": content,
                       "confidence": 0.9, "importance": 0.5, "created_at": "2026-11-01T10:00:00"})
     return items
