@@ -32,9 +32,11 @@ INSTRUCTION_EN: list[tuple[re.Pattern[str], str, bool]] = [
                 r"\bfrom\s+now\s+on,?\s+(?:you(?:'re|\s+are|\s+will\s+be|'ll\s+be|\s+become|\s+have\s+no|\s+no\s+longer|"
                 r"\s+act)\b|your\s+(?:name|role|job|personality|persona|identity))", I),
      "tries to change the companion's persona", False),
-    (re.compile(r"\byour\s+(?:new|real|true)\s+(?:name|role|persona|personality|identity)\s+(?:is|will\s+be|shall\s+be)\b|"
-                r"\byour\s+(?:name|role|persona|personality|identity)\s+(?:is\s+now|will\s+be|shall\s+be)\b|"
-                r"\b(?:rename|call)\s+yourself\b|\byour\s+name\s+is\s+(?:now\s+)?[A-Z]\w+"), "tries to rename the companion", False),
+    # Case-insensitive except the capitalised name at the end ("your name is Bob", not "your name is nice").
+    (re.compile(r"(?i:\byour\s+(?:new|real|true)\s+(?:name|role|persona|personality|identity)\s+(?:is|will\s+be|shall\s+be)\b)|"
+                r"(?i:\byour\s+(?:name|role|persona|personality|identity)\s+(?:is\s+now|will\s+be|shall\s+be)\b)|"
+                r"(?i:\b(?:rename|call)\s+yourself\b)|(?i:\byour\s+name\s+is\s+(?:now\s+)?)[A-Z]\w+"),
+     "tries to rename the companion", False),
     (re.compile(r"(?:^|[.!?,]\s*|\bplease\s+|\bnow\s+|\byou\s+(?:will|must|should|can|to)\s+|\bcan\s+you\s+|\bI\s+want\s+you\s+to\s+)"
                 r"(?:act|roleplay|role[\s-]?play)\s+as\b|\broleplay\b|\bpretend\s+(?:that\s+)?(?:you(?:'re|\s+are)?|to\s+be)\b|"
                 r"\bplay\s+the\s+role\s+of\b|\bimpersonate\b|\bsimulate\s+(?:an?\s+)?(?:ai|bot|assistant|person)", I),
@@ -43,7 +45,10 @@ INSTRUCTION_EN: list[tuple[re.Pattern[str], str, bool]] = [
                 r"waifu|mistress|gf|bf)\b", I), "tries to change the companion's persona", False),
     (re.compile(r"\b(?:no|zero|without(?:\s+any)?|free\s+of|with\s+no|0)\s+(?:rules|restrictions|limits|limitations|filters|"
                 r"content\s+filters?|censorship|guardrails|safety|morals|ethics|guidelines)\b|\bunrestricted\b|"
-                r"\buncensored\b|\bunfiltered\b", I), "asks the companion to drop its rules", True),
+                r"\buncensored\b|\bunfiltered\b|"
+                r"\byou\s+(?:no\s+longer|don't|do\s+not|won't|will\s+not)\s+(?:have|need)\s+(?:to\s+(?:follow|obey|keep)\s+)?"
+                r"(?:any\s+|the\s+|your\s+)?(?:old\s+|safety\s+|usual\s+)*(?:rules|guidelines|restrictions|limits|filters)\b",
+                I), "asks the companion to drop its rules", True),
     (re.compile(r"\bjail\s?break|\bjailbroken\b|\b(?:dan|developer|dev|god|admin|sudo|debug|unfiltered)\s+mode\b|"
                 r"\bdo\s+anything\s+now\b|\bprompt\s+injection\b", I), "jailbreak attempt", False),
     (re.compile(r"\b(?:system|hidden|initial|original|developer)\s+(?:prompt|message|instructions?)\b|"
@@ -78,7 +83,7 @@ INSTRUCTION_ZH: list[tuple[re.Pattern[str], str, bool]] = [
                 r"(?:解除|取消|去掉|关闭|关掉|摆脱|绕开|突破)(?:你的|所有|一切|任何)?.{0,6}?(?:限制|约束|规则|底线|过滤|审查|道德|束缚)"),
      "asks the companion to drop its rules", True),
     (re.compile(r"无条件(?:地)?(?:执行|服从|听从|遵从|满足|答应|配合)|(?:执行|服从|听从)我的(?:所有|一切|任何)?(?:指令|命令|要求)|"
-                r"我说什么你就(?:做|说|干|信)什么|你(?:必须|只能|要)(?:听|服从)我|不(?:能|许|准|可以)拒绝|永远不(?:会|能|要)?拒绝|"
+                r"我说什么你就(?:做|说|干|信)什么|你(?:必须|只能|要)(?:听|服从)我|不(?:能|许|准|可以)拒绝|你[^，。！？]{0,12}?(?:不要|别|不得)拒绝|永远不(?:会|能|要)?拒绝|"
                 r"对我言听计从"), "demands obedience", False),
     (re.compile(r"你(?:其实|现在|以后|从现在开始|从现在起|从今天起|本来|真正)(?:就|已经)?(?:是|变成|成为)(?:一个|一只|个|我的)?.{0,12}?"
                 r"(?:AI|ai|人工智能|机器人|助手|模型|猫娘|女友|男友|女朋友|男朋友|老婆|老公|主人|奴隶|恶魔|黑客|人类|真人)"),
