@@ -138,6 +138,25 @@ GERUNDS = re.compile(r"^(?:drinking|eating|playing|doing|watching|listening to|g
 ZH_VERB_HEAD = re.compile(r"^(?:打|练|玩|看|吃|喝|听|追|刷|学|做|去|跑)(?=[\u4e00-\u9fff]{2}|(?<!跑)(?<!学)[\u4e00-\u9fff]$)")
 
 
+ACTIVITIES = [
+    (r"hit\s+the\s+gym|go\s+to\s+the\s+gym|gym|work\s+out|workouts?|lift|training|train", "gym"),
+    (r"go\s+(?:for\s+a\s+)?run(?:ning)?|run|runs|running|jog|jogging", "run"),
+    (r"swim|swimming|go\s+swimming", "swim"), (r"do\s+yoga|yoga", "yoga"),
+    (r"go\s+climbing|climb|climbing|boulder|bouldering", "climb"),
+    (r"walk\s+(?:my|the)\s+dog|dog\s+walks?", "dog walk"), (r"meditate|meditation", "meditation"),
+    (r"study|studying|revision", "study"),
+]
+
+
+def activity_key(act: str) -> str:
+    """One routine topic for the many ways of naming an activity ("hit the gym", "workout" -> "gym")."""
+    act = re.sub(r"\s+", " ", act.strip().lower())
+    for pattern, key in ACTIVITIES:
+        if re.fullmatch(pattern, act, re.I):
+            return key
+    return norm_object(act)
+
+
 def norm_object(obj: str) -> str:
     """Normalize a liked/disliked thing into a reconciliation key ("the Taylor Swift" -> "taylor swift")."""
     key = re.sub(r"[《》「」『』“”\"'‘’]", "", obj).strip().lower()

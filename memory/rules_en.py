@@ -10,7 +10,7 @@ import re
 from typing import Callable
 
 from memory.records import Candidate
-from memory.rules_common import candidate, drop_fillers, norm_object, quote_for, third_person
+from memory.rules_common import activity_key, candidate, drop_fillers, norm_object, quote_for, third_person
 
 Builder = Callable[[re.Match, str], "Candidate | None"]
 I = re.IGNORECASE
@@ -171,7 +171,7 @@ def _b_address(m: re.Match, text: str) -> Candidate | None:
 
 
 def _b_no_address(m: re.Match, text: str) -> Candidate | None:
-    what = m["name"].strip(" .,!?'\"")
+    what = re.sub(r"\s+(?:please|pls|plz|lol|ok|okay|thanks|thx)$", "", m["name"].strip(" .,!?'\""), flags=I)
     if not what or what.lower() in ("that", "it", "this", "out", "names"):
         return None
     return candidate("feedback", f"Does not want to be called '{what}'", _q(m, text), "feedback:address",
@@ -265,7 +265,8 @@ def _b_city(m: re.Match, text: str) -> Candidate | None:
     return candidate("profile", content, _q(m, text), "profile:city")
 
 
-INTRO = re.compile(r"\b(?:I'm|I\s+am|im|name's|my\s+name\s+is|this\s+is)\s+[A-Z][a-z]+|\bintro\b|\babout\s+me\b", I)
+INTRO = re.compile(r"\b(?:I'm|I\s+am|im|name's|my\s+name\s+is|this\s+is)\s+[A-Z][a-z]+|\bintro\b|\babout\s+me\b|"
+                   r"\b(?:quick|some)\s+background\b|\bmyself\s*:", I)
 
 
 def _b_intro_job(m: re.Match, text: str) -> Candidate | None:
@@ -282,6 +283,16 @@ def _b_intro_city(m: re.Match, text: str) -> Candidate | None:
     return candidate("profile", f"Lives in {m['place']}", _q(m, text), "profile:city")
 
 
+def _b_intro_bare(m: re.Match, text: str) -> Candidate | None:
+    if not INTRO.search(text):
+        return None
+    if m["parent"]:
+        return candidate("relationship", f"Is a {m['parent'].lower()}", _q(m, text).lstrip(", "), "relationship:status")
+    job = m["job"].strip()
+    art = "an" if job[:1].lower() in "aeiou" and not re.match(r"U[A-Z]|u[bns]i|eu", job) else "a"
+    return candidate("profile", f"Works as {art} {job}", _q(m, text).lstrip(", "), "profile:job")
+
+
 def _b_from(m: re.Match, text: str) -> Candidate | None:
     place = m["place"].strip()
     return candidate("profile", f"Is originally from {place}", _q(m, text), "profile:hometown")
@@ -295,6 +306,14 @@ def _b_diet(m: re.Match, text: str) -> Candidate | None:
     since = re.match(r"\s+since\s+(?:(?:I\s+was\s+)?[\w']+(?:\s+(?:school|college|uni|university|grade))?)", text[m.end():], I)
     note += f" ({since.group(0).strip()})" if since and not note else ""
     return candidate("profile", f"Is {diet}{note}", _q(m, text), topic)
+
+
+def _b_diet_over(m: re.Match, text: str) -> Candidate | None:
+    """A diet given up ("I'm not vegan anymore", "started eating meat again")."""
+    diet = m.groupdict().get("diet") or m.groupdict().get("diet2")
+    if diet:
+        return candidate("profile", f"No longer {diet.lower()}", _q(m, text), "profile:diet", polarity=-1)
+    return candidate("profile", f"No longer avoids meat (started {m['again'].lower()})", _q(m, text), "profile:diet", polarity=-1)
 
 
 def _b_sleep(m: re.Match, text: str) -> Candidate | None:
@@ -322,7 +341,7 @@ def _b_habit(m: re.Match, text: str) -> Candidate | None:
     act = third_person(m["act"].strip())
     verb, _, rest = act.partition(" ")
     verb = verb + ("es" if verb.endswith(("sh", "ch", "o")) else "s")
-    topic = "profile:routine:" + norm_object(m["act"])
+    topic = "profile:routine:" + activity_key(m["act"])
     return candidate("profile", f"{verb} {rest} {m['freq']}".replace("  ", " "), _q(m, text), topic)
 
 
@@ -419,11 +438,18 @@ PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
                 r"(?P<place>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,2})(?=\s*,\s*[A-Z]|\s*[.!]*\s*$|\s+(?i:btw|these\s+days)\b)"), _b_city),
     (INTRO_FRAGMENT, _b_intro_job),
     (INTRO_FRAGMENT, _b_intro_city),
+    (re.compile(r"(?:^|[,:;]\s*)(?:(?P<parent>(?i:(?:single\s+)?(?:mom|mum|dad|mother|father|parent)\s+of\s+"
+                r"(?:one|two|three|four|five|\d)(?:\s+(?:kids|boys|girls))?))|(?:(?i:a|an)\s+)?(?P<job>(?:[\w-]+\s+){0,2}?(?i:" + JOBS + r")))"
+                r"(?=\s*(?:[,;.!]|$))"), _b_intro_bare),
     (re.compile(r"(?i:\b(?:I'm|I\s+am|im)\s+(?:originally\s+)?from\s+)(?P<place>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,2})"), _b_from),
     (re.compile(r"(?:\bI(?:'m|\s+am|'ve\s+been|\s+have\s+been|\s+went|\s+turned|\s+became)|(?:^|[.!?,]\s*)been)\s+"
                 r"(?:(?:now|fully|strictly|mostly|also|a|an|pretty|super|full|basically)\s+)*(?P<diet>vegan|"
                 r"vegetarian|pescatarian|gluten[- ]free|lactose[- ]intolerant|celiac|keto|dairy[- ]free|"
                 r"allergic\s+to\s+[\w\s]+?)(?=\s*(?:[,.!?;]|$)|\s+(?:so|and|but|btw|now|lol|since|for|ever|these|lately|most)\b)", I), _b_diet),
+    (re.compile(r"\bI(?:'m|\s+am)\s+(?:not\s+(?:a\s+)?(?P<diet>vegan|vegetarian|pescatarian|keto)\s+(?:anymore|any\s+more)|"
+                r"no\s+longer\s+(?:a\s+)?(?P<diet2>vegan|vegetarian|pescatarian|keto))\b", I), _b_diet_over),
+    (re.compile(r"\b(?:started|start|starting|am|I'm|been|back\s+to)\s+(?P<again>eating\s+(?:meat|fish|chicken|dairy)(?:\s+again)?)"
+                r"(?=\s+again|\s*[,.!?;]|$|\s+(?:and|but|so|lol|now)\b)", I), _b_diet_over),
     (re.compile(r"\bI(?:'m|\s+am)?\s+(?:usually|normally|typically|always|mostly)\s+(?:asleep|sleeping|in\s+bed|sleep)\s+"
                 r"(?:from\s+)?(?:like\s+|around\s+|about\s+)?(?P<a>\d{1,2}(?::\d\d)?\s*(?:am|pm)?)\s*"
                 r"(?:to|-|–|till|until)\s*(?P<b>\d{1,2}(?::\d\d)?\s*(?:am|pm)?)", I), _b_sleep),
@@ -524,7 +550,7 @@ FEEDBACK_RULES: list[tuple[re.Pattern[str], Builder]] = [
                 r"memes|bad\s+words)\s+(?:is|are)\s+(?:(?:totally|completely|honestly|actually|also|100%)\s+)?(?:fine|ok|okay|welcome|"
                 r"allowed|cool)\b", I), _b_allowed),
     (re.compile(r"(?:^|[.!?:]\s*|,\s*|\b(?:also|and|oh|but|so|pls|please|ok|okay)\s+)(?:please\s+|pls\s+|just\s+)?"
-                r"(?P<req>(?:stop|quit|don't|do\s+not|never|avoid|tone\s+down|less|fewer|no\s+more|no(?=\s+[\w\s-]{2,30}?\s+please)|cut\s+(?:out|back\s+on|"
+                r"(?P<req>(?:stop|quit|don't|do\s+not|never|avoid|tone\s+down|go\s+easy\s+on|ease\s+up\s+on|lay\s+off|hold\s+off\s+on|less|fewer|no\s+more|no(?=\s+[\w\s-]{2,30}?\s+please)|cut\s+(?:out|back\s+on|"
                 r"down\s+on)|keep|be\s+(?:more|less)|use\s+(?:less|fewer|more))\b[^?.!\n]*)", I), _b_request),
     (re.compile(r"\bI(?:'d|\s+would)\s+(?:rather|prefer)\s+(?:it\s+if\s+)?you\s+(?P<req>(?:didn't|did\s+not|don't|not|wouldn't|"
                 r"stopped|used|kept|were|just|talked|spoke|asked)\b[^.!?\n]*)", I), _b_rather_you),

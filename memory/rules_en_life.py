@@ -9,31 +9,14 @@ from __future__ import annotations
 import re
 
 from memory.records import Candidate
-from memory.rules_common import candidate, drop_fillers, norm_object, third_person
+from memory.rules_common import ACTIVITIES, activity_key, candidate, drop_fillers, norm_object, third_person
 from memory.rules_en import OBJ, RELATIONS, Builder, I, _ok_obj, _q
 from memory.rules_en_social import NOT_NAMES
 
 # ---------------------------------------------------------------- routines
 
-ACTIVITIES = [
-    (r"hit\s+the\s+gym|go\s+to\s+the\s+gym|gym|work\s+out|workouts?|lift|training|train", "gym"),
-    (r"go\s+(?:for\s+a\s+)?run(?:ning)?|run|runs|running|jog|jogging", "run"),
-    (r"swim|swimming|go\s+swimming", "swim"), (r"do\s+yoga|yoga", "yoga"),
-    (r"go\s+climbing|climb|climbing|boulder|bouldering", "climb"),
-    (r"walk\s+(?:my|the)\s+dog|dog\s+walks?", "dog walk"), (r"meditate|meditation", "meditation"),
-    (r"study|studying|revision", "study"),
-]
 ACTIVITY = "|".join(p for p, _ in ACTIVITIES)
 TIME = r"\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d\d|noon|midnight|lunch(?:time)?"
-
-
-def activity_key(act: str) -> str:
-    """One routine topic for the many ways of naming an activity ("hit the gym", "workout" -> "gym")."""
-    act = re.sub(r"\s+", " ", act.strip().lower())
-    for pattern, key in ACTIVITIES:
-        if re.fullmatch(pattern, act, I):
-            return key
-    return norm_object(act)
 
 
 def _b_routine_time(m: re.Match, text: str) -> Candidate | None:
@@ -231,6 +214,14 @@ def fallout(text: str) -> list[Candidate]:
                       f"relationship:{name.lower()}", -1)]
 
 
+def _b_named_apart(m: re.Match, text: str) -> Candidate | None:
+    if not _named(m["name"]):
+        return None
+    how = third_person(drop_fillers(m["how"].strip()))
+    return candidate("relationship", f"No longer close to {m['name']} (they {how})", _q(m, text),
+                     f"relationship:{m['name'].lower()}", -1)
+
+
 def _b_named_news(m: re.Match, text: str) -> Candidate | None:
     if not _named(m["name"]):
         return None
@@ -249,6 +240,9 @@ PEOPLE_RULES: list[tuple[re.Pattern[str], Builder]] = [
                 r"[^,.!?;\n]{0,30}?)(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol|which)\b)", I), _b_couple_state),
     (re.compile(r"(?P<lead>\b(?:working|work|struggling|dealing|having|had|been\s+having)\s+(?:on\s+|with\s+)?)?"
                 r"\b(?P<what>" + TROUBLE + r")\s+with\s+my\s+(?P<rel>" + RELATIONS + r")\b", I), _b_trouble),
+    (re.compile(NAME + r"\s+(?i:and\s+I|&\s+I)\s+(?P<how>(?i:aren't|are\s+not|are\s+no\s+longer|haven't\s+(?:spoken|talked)|"
+                r"don't\s+(?:speak|talk)|stopped\s+(?:talking|speaking)|fell\s+out|had\s+a\s+(?:huge\s+|big\s+)?falling[\s-]out)"
+                r"(?i:\s+(?:friends|speaking|talking|close|in\s+touch))?(?i:\s+(?:anymore|any\s+more|since\s+\w+))?)"), _b_named_apart),
     (re.compile(r"(?:^|[.!?]\s+|,\s+)" + NAME + r"\s+(?P<pred>" + LIFE_NEWS + r"[^,.!?;\n]{0,30}?)(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so)\b)"),
      _b_named_news),
 ]

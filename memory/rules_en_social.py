@@ -72,8 +72,9 @@ def _b_quit(m: re.Match, text: str) -> Candidate | None:
     obj, ger = _ok_obj(m["obj"]), (m["ger"] or "").strip()
     if not obj and ger:
         obj, ger = ger, ""
-    if not obj or re.match(r"(?:my\s+)?(?:job|work)\b", obj, I):
-        return None
+    if not obj or re.match(r"(?:my\s+)?(?:job|work)\b|(?:nursing|teaching|bartending|accounting|law|engineering|retail|"
+                           r"consulting|modeling|modelling|banking|tech|academia|the\s+industry)$", obj, I):
+        return None  # leaving a career is a job change, not a taste
     content = f"Quit {ger + ' ' if ger else ''}{third_person(obj)}"
     return candidate("preference", content, _q(m, text), f"preference:{norm_object(obj)}", -1)
 
@@ -184,7 +185,7 @@ PREFERENCE_RULES: list[tuple[re.Pattern[str], Builder]] = [
      _b_no_longer),
     (re.compile(r"\bI(?:'ve|\s+have)?\s+(?:totally\s+|kind\s+of\s+|kinda\s+|completely\s+)?(?:gone\s+off|gotten\s+sick\s+of|"
                 r"fallen\s+out\s+of\s+love\s+with|lost\s+interest\s+in|grown\s+out\s+of|outgrown)\s+" + OBJ, I), _b_gone_off),
-    (re.compile(r"\bI\s+(?:don't|do\s+not|never|can't|cannot)\s+(?P<verb>eat|drink)\s+" + OBJ, I), _b_dont_eat),
+    (re.compile(r"(?:\bI\s+|(?:^|[,;:]\s*))(?:don't|do\s+not|never|can't|cannot)\s+(?P<verb>eat|drink)\s+" + OBJ, I), _b_dont_eat),
     (re.compile(r"\bI(?:'ve|\s+have)?\s+never\s+(?:really\s+)?(?P<verb>liked|enjoyed|been\s+(?:a\s+fan\s+of|into|big\s+on))\s+" + OBJ, I),
      _b_dislike),
     (re.compile(r"(?:going\s+to|have|got|heading\s+to|off\s+to)\s+(?:my\s+|the\s+|a\s+)?(?P<obj>[\w-]+\s+(?:class|classes|lessons?|"
@@ -372,8 +373,8 @@ def _b_mood(m: re.Match, text: str) -> Candidate | None:
 
 
 MOOD_RULES: list[tuple[re.Pattern[str], Builder]] = [
-    (re.compile(r"\bI(?:(?:'ve|\s+have)\s+been(?:\s+feeling)?|(?:'ve|\s+have)?\s*(?:feel|felt|feeling)|'m(?:\s+feeling)?|"
-                r"\s+am(?:\s+feeling)?)\s+"
+    (re.compile(r"(?:\bI(?:(?:'ve|\s+have)\s+been(?:\s+feeling)?|(?:'ve|\s+have)?\s*(?:feel|felt|feeling)|'m(?:\s+feeling)?|"
+                r"\s+am(?:\s+feeling)?)|(?:^|[.!?,]\s*)(?:(?:honestly|lately|tbh|ngl)\s+)?(?:been\s+feeling|been|feeling))\s+"
                 r"(?:(?:so|really|pretty|very|kind\s+of|kinda|super|incredibly|extremely|a\s+bit|a\s+little|quite|"
                 r"honestly|genuinely|just|constantly|always|lately|completely|totally)\s+)*(?P<mood>" + MOODS + r")\b", I),
      _b_mood),

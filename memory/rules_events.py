@@ -25,6 +25,7 @@ EVENT_EN = re.compile(
     r"GRE|SAT|IELTS|TOEFL|dentist|doctor's|date\s+night|concert|show|play|opening|premiere|retreat|camp|"
     r"colonoscopy|endoscopy|mammogram|MRI|CT\s+scan|ultrasound|x-?ray|blood\s+(?:test|work)|bloodwork|vaccin\w+|physio|"
     r"appt|orthodontist|braces|therapy\s+session|visa|citizenship|naturali[sz]ation|oath\s+ceremony|"
+    r"wisdom\s+teeth|root\s+canal|graduating|getting\s+married|moving\s+(?:apartments?|house|out|in)|move\s+(?:out|in)|"
     r"lands?\s+in|landing\s+in|arriv(?:e|es|ing)\s+(?:in|at|on)|coming\s+to\s+visit|come\s+to\s+visit|visiting\s+me)\b", I)
 PAST_EN = re.compile(r"\b(?:had|went\s+to|was\s+at|were\s+at|attended|did|finished|got\s+back\s+from|survived)\s+"
                      r"(?:(?:a|an|my|the|his|her|their|our|its)\s+)?(?:[\w'-]+\s+){0,2}?$", I)
@@ -45,7 +46,7 @@ MOD_STOP = frozenset("is was are the a an my our his her their got have has had 
                      "in on it's its this next with so just big first i'm im get getting scheduled schedule set up "
                      "i've lol omg ok okay also then got my, is, it, that, there's there".split())
 COMPLEMENT = re.compile(r"\s+(?:at|with|for|to)\s+(?:(?:the|my|a|an)\s+)?(?:[A-Z][\w'’&-]*(?:\s+[A-Z][\w'’&-]*)*|"
-                        r"[\w'’-]+(?:'s\s+[\w'’-]+)?)|(?<=\bin)\s+[A-Z][\w'’&-]*(?:\s+[A-Z][\w'’&-]*)*")
+                        r"[\w'’-]+(?:'s\s+[\w'’-]+)?(?:\s+(?:job|office|school|company|clinic|hospital|place|studio|gym))?)|(?<=\bin)\s+[A-Z][\w'’&-]*(?:\s+[A-Z][\w'’&-]*)*")
 AFTER_DATE = re.compile(r"\s+(?:at|in)\s+(?:(?:my|the|a|an|our)\s+)?[\w'’-]+(?:\s+[\w'’-]+){0,2}?(?=\s*(?:[,.!?;]|$|\s+and\b|"
                         r"\s+(?:so|but|lol)\b|[^\w\s']))")
 ANAPHORA = re.compile(r"^(?:it's|it\s+is|its|that's|which\s+is|it'll\s+be|it\s+will\s+be)\b", I)
@@ -55,7 +56,7 @@ EVENT_ZH = re.compile(
     r"雅思|托福|高考|中考|会议|汇报|截止|发布会|展览|预产期|纪念日|年会|路演|试讲|考级|比赛|马拉松|婚宴|相亲|回国|回家|"
     r"拔牙|智齿|补牙|看牙|牙医|洗牙|做手术|开刀|产检|打疫苗|签证|演讲|考驾照|科目[一二三四]|路考|答辩|开庭|搬新家|入学|报名|"
     r"(?<![参思备])考(?![虑察验古究])|见[^，。！？]{0,5}(?:爸妈|父母|家长)|见导师|见客户|见家长|见面|开会|约了|预约|复诊|婚检|考核|述职|汇报|交论文|截稿|上岗|开题|中期|评审|"
-    r"团建|领证|登记结婚|聚餐|出游|度假|露营|看展|爬山|去[\u4e00-\u9fff]{1,6}?(?:玩|旅行|旅游|度假)|过来看我|来看我|回老家")
+    r"团建|领证|登记结婚|聚餐|出游|度假|蜜月|露营|看展|爬山|放(?:暑|寒)?假|去[\u4e00-\u9fff]{1,6}?(?:玩|旅行|旅游|度假)|过来看我|来看我|回老家")
 
 
 HABIT_ZH = re.compile(r"一般|通常|经常|基本|总是|习惯|喜欢|常常|每个?(?:周|星期)")
@@ -82,6 +83,9 @@ def _noun_phrase(sent: str, kw: re.Match, dates: list[DateMention], offset: int)
         if word.lower() in MOD_STOP or not re.fullmatch(r"[\w'’-]+", word):
             break
         mods.insert(0, word)
+    if not mods and kw.group(0).lower().endswith("ing"):  # "my brother is graduating"
+        who = re.search(r"\b(?:my|our)\s+(?P<w>[\w'-]+)\s+(?:is|are|'s)\s+$", sent[:kw.start()], I)
+        mods = [who["w"]] if who else mods
     phrase = " ".join(mods + [kw.group(0).lower()])
     comp = COMPLEMENT.match(sent, kw.end())
     if comp and not any(d.start < offset + comp.end() and d.end > offset + comp.start() for d in dates):

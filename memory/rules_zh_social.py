@@ -74,10 +74,16 @@ def _b_has(m: re.Match, text: str) -> Candidate | None:
 
 def _b_one_of_pets(m: re.Match, text: str) -> Candidate | None:
     """"养了两只仓鼠，一只叫芝麻一只叫汤圆": one memory per pet."""
-    kept = re.search(rf"养了?(?:两|三|四|几|2|3|4)(?:只|条|个)(?P<rel>{PETS})", text[:m.start()])
+    kept = list(re.finditer(rf"养了?(?:两|三|四|几|2|3|4)(?:只|条|个)(?P<rel>{PETS})", text[:m.start()]))
     if not kept or BAD_NAME.match(m["n"]):
         return None
-    return candidate("relationship", f"养的{kept['rel']}叫{m['n']}", _q(m, text), f"relationship:{m['n']}")
+    names = [n for n in re.findall(rf"(?:一|另一|另外一|第二)(?:只|条|个)(?:叫|名叫)([{HAN}]{{1,3}}?)(?=(?:一|另)(?:只|条|个)|[，,。！!？?\s~]|$)",
+                                   text[kept[-1].end():]) if not BAD_NAME.match(n)]
+    if names and names[0] != m["n"]:
+        return None  # the first name speaks for all of them
+    said = text[kept[-1].start():kept[-1].end()]
+    return candidate("relationship", f"{said}：{'和'.join(names or [m['n']])}", quote_for(text, kept[-1].start(), m.end()),
+                     f"relationship:{m['n']}")
 
 
 FALLOUT_ZH = re.compile(r"(?:跟|和)(?:他|她)(?:已经|早就|彻底|正式)?(?:分手|分开|离婚|绝交|闹掰|断交|翻脸)|"

@@ -200,10 +200,15 @@ HABIT_DAY = re.compile(r"\b(?P<d>(?:mon|tues|wednes|thurs|fri|satur|sun)day)\s+(
                        r"tradition|date\s+night|market|hike|swim|workout|training|rehearsal|choir|mass))\b", I)
 
 
+PAST_DAY = re.compile(r"\b(?P<v>passed\s+away|died|broke\s+up|split\s+up|split|left|was|were|had|got|did|went|\w+ed)\s+"
+                      r"(?:on\s+)?(?P<d>(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b", I)
+
+
 def _with_dates(c: Candidate, today: date) -> tuple[Candidate, str | None]:
     """Relative dates in the content made absolute; an event must end up with a date."""
-    if c.category != "event":  # "my thursday pottery class" is a habit, not next Thursday
-        c = replace(c, content=HABIT_DAY.sub(lambda m: f"{m['n']} (on {m['d'].capitalize()}s)", c.content))
+    if c.category != "event":  # "my thursday pottery class" is a habit; "passed away on Sunday" was last Sunday
+        content = HABIT_DAY.sub(lambda m: f"{m['n']} (on {m['d'].capitalize()}s)", c.content)
+        c = replace(c, content=PAST_DAY.sub(lambda m: f"{m['v']} last {m['d']}", content))
     content, when = absolutize(c.content, today)
     if c.category != "event":
         return replace(c, content=content), None

@@ -102,6 +102,12 @@ EVENTS = [
     ("后天有个interview，好紧张", date(2026, 4, 6), ["2026-04-08", "interview"], "后天"),
     ("下周六公司团建", date(2026, 4, 6), ["2026-04-18", "团建"], "下周六"),
     ("两周后去云南玩", date(2026, 4, 6), ["2026-04-20", "云南"], "两周后"),
+    ("下个月8号去巴厘岛度蜜月", date(2026, 4, 6), ["2026-05-08", "蜜月"], "下个月"),
+    ("we're moving apartments on the 30th", date(2026, 4, 6), ["2026-04-30", "moving"], "the 30th"),
+    ("my cousin is graduating on Saturday", date(2026, 4, 6), ["2026-04-11", "cousin graduating"], "Saturday"),
+    ("getting my wisdom teeth out on Friday", date(2026, 4, 6), ["2026-04-10", "wisdom teeth"], "Friday"),
+    ("my first day at the new job is Monday", date(2026, 4, 8), ["2026-04-13", "new job"], "Monday"),
+    ("下周一开始放暑假", date(2026, 7, 1), ["2026-07-06", "暑假"], "下周一"),
 ]
 
 
@@ -213,6 +219,18 @@ EVERYDAY = [
     ("现在在一家外企上班", "profile", ["外企"]),
     ("我下个月要搬到成都", "profile", ["要搬到成都"]),
     ("在准备雅思，下个月20号考试", "event", ["雅思", "2026-05-20"]),
+    ("I'm not vegan anymore", "profile", ["No longer vegan"]),
+    ("been feeling really homesick since the move", "relationship", ["homesick"]),
+    ("quick background: 52, mom of three, pharmacist", "relationship", ["mom of three"]),
+    ("quick background: 52, mom of three, pharmacist", "profile", ["pharmacist"]),
+    ("my aunt died on Friday", "relationship", ["aunt", "2026-04-03"]),
+    ("please go easy on the sarcasm", "feedback", ["sarcasm"]),
+    ("can't eat nuts, they make me sick", "preference", ["nuts"]),
+    ("每天下班去游泳", "preference", ["游泳"]),
+    ("咖啡我现在一点都不想喝了", "preference", ["咖啡"]),
+    ("我在一家书店做店员", "profile", ["店员"]),
+    ("我目前是项目经理", "profile", ["经理"]),
+    ("养了三只猫，一只叫豆包一只叫花卷一只叫馒头", "relationship", ["豆包", "花卷", "馒头"]),
 ]
 
 
@@ -244,6 +262,10 @@ def test_everyday_topics_and_polarity(text, topic, polarity):
     ("今天不吃晚饭了", "晚饭"),
     ("我是个慢热的人", "老家"),
     ("我下个月要搬到成都", "搬到了"),
+    ("I quit nursing, I'm a teacher now", "Quit"),
+    ("stop calling me champ please", "please"),
+    ("今天下班去跑步", "跑步"),
+    ("I'm not vegan but I love vegan food", "No longer"),
 ])
 def test_everyday_lookalikes_stay_out(text, wrong):
     assert not [c.content for c in kept(text) if wrong in c.content]
@@ -285,6 +307,9 @@ def test_chit_chat_in_the_same_message_does_not_leak(text, forbidden):
     ("I'm really into swimming lately", "I don't swim anymore"),
     ("I usually go to the gym at 7pm", "moved my workouts to mornings"),
     ("my commute is 40 minutes by bus", "my commute is now a 10 minute walk"),
+    ("I go to the gym every morning", "I go to the gym in the evenings now"),
+    ("I'm vegetarian", "I started eating meat again"),
+    ("my best friend Jen is the best", "Jen and I aren't friends anymore"),
 ])
 def test_a_later_statement_has_the_same_topic(first, second):
     a, b = kept(first), kept(second)
