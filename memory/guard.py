@@ -181,7 +181,7 @@ def _is_question(sentence: str) -> bool:
     lead = re.split(r"[,，]", s)[0].strip()
     if lead != s and re.match(r"(?:I\b|I'm\b|I've\b|my\b|我(?!们))", lead, I) and not re.search(r"[?？]|吗$", lead):
         return False  # "I'm a nurse, how about you?" states something first
-    zh_question = re.search(r"(?:吗|(?<![什怎这那多])么)\s*$", s) or (
+    zh_question = re.search(r"(?:吗|(?<![什怎这那多])么)\s*$", s) or (re.match(r"(?:请问|你说|你觉得)?(?:为什么|为啥|怎么(?!样都)|咋)", s) and not re.search(r"[，,]", s)) or (
         re.search(r"呢\s*$", s) and re.search(r"什么|怎么|为什么|哪|谁|几|多少|啥", s))
     return bool(re.search(r"[?？]\s*$", s) or zh_question) or bool(
         re.match(r"(?:wait\s+)?(?:what|who|when|where|why|how|which)\b", s, I) and not re.search(r"\bI\b", s))

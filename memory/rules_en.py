@@ -244,7 +244,7 @@ def _b_shift(m: re.Match, text: str) -> Candidate | None:
 
 
 def _b_works_at(m: re.Match, text: str) -> Candidate | None:
-    return candidate("profile", f"Works at {third_person(m['org'].strip())}", _q(m, text), "profile:job")
+    return candidate("profile", f"Works at {third_person(drop_fillers(m['org'].strip()))}", _q(m, text), "profile:job")
 
 
 def _b_quit_job(m: re.Match, text: str) -> Candidate | None:

@@ -112,6 +112,13 @@ def _b_learning(m: re.Match, text: str) -> Candidate | None:
     return candidate("preference", f"Is {how} {third_person(obj)}", _q(m, text), f"preference:{norm_object(obj)}")
 
 
+def _b_lessons(m: re.Match, text: str) -> Candidate | None:
+    obj = m["obj"].strip()
+    if re.match(r"(?:my|the|some|a|an|online|private)$", obj, I):
+        return None
+    return candidate("preference", f"Takes {obj} {m['kind'].lower()}", _q(m, text), f"preference:{norm_object(obj)}")
+
+
 def _b_miss(m: re.Match, text: str) -> Candidate | None:
     rel = m["rel"].lower()
     return candidate("relationship", f"Misses their {rel}", _q(m, text), f"relationship:{rel}")
@@ -121,6 +128,8 @@ LIFE_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(r"\bI(?:'ve|\s+have|'m|\s+am)?\s+(?:been\s+|just\s+|recently\s+|finally\s+|also\s+)*(?:started\s+|began\s+)?"
                 r"(?:learning|picked\s+up|taking\s+up|took\s+up|training\s+for)\s+(?:how\s+to\s+play\s+|to\s+play\s+)?(?P<to>to\s+)?"
                 r"(?:the\s+|a\s+|an\s+|my\s+first\s+)?" + OBJ, I), _b_learning),
+    (re.compile(r"\bI(?:'ve|\s+have|'m|\s+am)?\s+(?:been\s+|just\s+|recently\s+|also\s+)*(?:started\s+|began\s+)?taking\s+"
+                r"(?P<obj>[\w-]+(?:\s+[\w-]+)?)\s+(?P<kind>lessons|classes|class)\b", I), _b_lessons),
     (re.compile(r"\bI\s+(?:really\s+|so\s+|still\s+|just\s+)*miss\s+my\s+(?:(?:late|old)\s+)?(?P<rel>" + RELATIONS + r")\b(?!\s+(?-i:[A-Z]))", I),
      _b_miss),
     (re.compile(r"\b(?:for|doing|pursuing|starting|started|finishing|working\s+on|studying\s+for|in\s+the\s+middle\s+of|halfway\s+through)\s+"
@@ -250,7 +259,8 @@ PEOPLE_RULES: list[tuple[re.Pattern[str], Builder]] = [
 # ---------------------------------------------------------------- more ways of saying who one is
 
 FAMILY = r"kids?|children|sons?|daughters?|boys|girls|twins|grandkids|grandchildren|stepkids"
-STATUS = r"married|engaged|single|divorced|separated|widowed|a\s+widow(?:er)?|a\s+single\s+(?:mom|mum|dad|parent|mother|father)"
+STATUS = (r"married|engaged|single|divorced|separated|widowed|a\s+widow(?:er)?|a\s+single\s+(?:mom|mum|dad|parent|mother|father)|"
+          r"(?:\d{1,2}\s+weeks\s+)?pregnant")
 NUMBER = r"(?:a|an|one|two|three|four|five|six|\d)"
 
 

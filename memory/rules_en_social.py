@@ -121,6 +121,17 @@ def _b_fan_here(m: re.Match, text: str) -> Candidate | None:
     return _pref(m, text, "Is a big fan of {obj}", 1)
 
 
+def _b_used_to(m: re.Match, text: str) -> Candidate | None:
+    """"I used to love X": a taste that has passed."""
+    verb = re.sub(r"\s+", " ", m["verb"].lower())
+    return _pref(m, text, "No longer likes {obj} (used to " + verb + " it)", -1)
+
+
+def _b_not_for_me(m: re.Match, text: str) -> Candidate | None:
+    anymore = re.search(r"anymore|any\s+more|now", m.group(0), I)
+    return _pref(m, text, "No longer likes {obj}" if anymore else "Dislikes {obj}", -1)
+
+
 def _b_gone_off(m: re.Match, text: str) -> Candidate | None:
     return _pref(m, text, "No longer likes {obj}", -1)
 
@@ -181,6 +192,10 @@ PREFERENCE_RULES: list[tuple[re.Pattern[str], Builder]] = [
                 r"dog\s+(?:mom|dad)|cat\s+(?:mom|dad)|book\s+nerd|movie\s+buff|film\s+buff|sneakerhead|anime\s+fan)\b", I), _b_identity),
     (re.compile(r"(?:^|[.!?,]\s*)(?:(?:a|such\s+a|total|huge|big|massive|die-?hard)\s+)+(?P<obj>[\w-]+(?:\s[\w-]+)?)\s+(?:fan|stan|nerd)"
                 r"\s+here\b", I), _b_fan_here),
+    (re.compile(r"\bI\s+used\s+to\s+(?P<verb>love|like|enjoy|adore|be\s+(?:obsessed\s+with|into|(?:a\s+)?(?:big\s+|huge\s+)?fan\s+of))\s+"
+                + OBJ + r"(?=[^.!?;\n]*\b(?:but|now|anymore|any\s+more|not\s+anymore)\b)", I), _b_used_to),
+    (re.compile(r"(?:^|[.!?]\s*|\b(?:but|honestly|tbh|and)\s+)(?P<obj>[\w' -]{2,30}?)\s+(?:just\s+|really\s+|honestly\s+)?(?:isn't|is\s+not|aren't|"
+                r"are\s+not)\s+(?:really\s+)?(?:for\s+me|my\s+thing|my\s+jam|my\s+vibe)(?:\s+(?:anymore|any\s+more|now))?", I), _b_not_for_me),
     (re.compile(r"\bI\s+no\s+longer\s+(?P<verb>eat|drink|like|watch|play|listen\s+to|do|enjoy)\s+" + OBJ, I),
      _b_no_longer),
     (re.compile(r"\bI(?:'ve|\s+have)?\s+(?:totally\s+|kind\s+of\s+|kinda\s+|completely\s+)?(?:gone\s+off|gotten\s+sick\s+of|"

@@ -56,14 +56,15 @@ EVENT_ZH = re.compile(
     r"雅思|托福|高考|中考|会议|汇报|截止|发布会|展览|预产期|纪念日|年会|路演|试讲|考级|比赛|马拉松|婚宴|相亲|回国|回家|"
     r"拔牙|智齿|补牙|看牙|牙医|洗牙|做手术|开刀|产检|打疫苗|签证|演讲|考驾照|科目[一二三四]|路考|答辩|开庭|搬新家|入学|报名|"
     r"(?<![参思备])考(?![虑察验古究])|见[^，。！？]{0,5}(?:爸妈|父母|家长)|见导师|见客户|见家长|见面|开会|约了|预约|复诊|婚检|考核|述职|汇报|交论文|截稿|上岗|开题|中期|评审|"
-    r"团建|领证|登记结婚|聚餐|出游|度假|蜜月|露营|看展|爬山|放(?:暑|寒)?假|去[\u4e00-\u9fff]{1,6}?(?:玩|旅行|旅游|度假)|过来看我|来看我|回老家")
+    r"团建|领证|登记结婚|聚餐|出游|度假|蜜月|看兽医|兽医|露营|看展|爬山|放(?:暑|寒)?假|去[\u4e00-\u9fff]{1,6}?(?:玩|旅行|旅游|度假)|过来看我|来看我|回老家")
 
 
 HABIT_ZH = re.compile(r"一般|通常|经常|基本|总是|习惯|喜欢|常常|每个?(?:周|星期)")
 
 
 def _future(text: str, today: date) -> list[DateMention]:
-    return [d for d in find_dates(text, today) if d.date >= today]
+    """Dates still ahead: what happens today ("今天加班到九点", "gym tonight") is the day's chit-chat."""
+    return [d for d in find_dates(text, today) if d.date > today]
 
 
 def _shout_fix(text: str) -> str:

@@ -36,7 +36,7 @@ JOB_SUFFIX = (r"老师|教师|医生|护士|工程师|程序员|设计师|律师
               r"护工|保姆|幼师|辅导员|码农|社工|高中生|初中生|学生|HR|产品经理|律师助理|全职妈妈|全职太太|柜员|店员|收银员|文员|"
               r"职员|专员|助理|前台|导购|行长|科长|处长|总监|主任|组长|店主|理发师|美甲师|化妆师|出纳|审计师|精算师|架构师|博主|"
               r"UP主|up主|中介|保险经纪人|医药代表|健身教练")
-WORK_FIELD = (r"开发|设计|运营|销售|测试|产品|前端|后端|算法|财务|会计|人事|行政|市场|编辑|咨询|外贸|电商|翻译|审计|"
+WORK_FIELD = (r"开发|设计|运营|销售|测试|产品|前端|后端|算法|财务|会计|人事|行政|市场|编辑|咨询|外贸|电商|翻译|审计|数据|"
               r"投行|风控|客服|主播|自媒体|销售|教培|物流|采购|法务|公关|研发|数据分析|剪辑|美工")
 RELS = (r"男朋友|女朋友|男友|女友|老公|老婆|丈夫|妻子|对象|闺蜜|好朋友|好友|朋友|发小|室友|舍友|同事|同学|领导|"
         r"姐姐|妹妹|哥哥|弟弟|妈妈|爸爸|奶奶|爷爷|外婆|外公|姥姥|姥爷|儿子|女儿|孩子|表姐|表妹|表哥|表弟|堂姐|堂妹|"
@@ -309,8 +309,9 @@ def _pref(m: re.Match, text: str, template: str, polarity: int) -> Candidate | N
 
 
 def _b_like(m: re.Match, text: str) -> Candidate | None:
-    if _negated_before(text, m.start()):
-        return None
+    clause = clause_at(text, m.start())
+    if _negated_before(text, m.start()) or re.search(rf"(?:{RELS}|{PETS}|他|她|它|别人|人家|大家)", text[clause.start:m.start()]):
+        return None  # "猫咪喜欢踩奶", "我男朋友超喜欢打游戏": someone else's taste
     verb = m["v"]
     strong = re.search(r"迷|爱上|超|最|特别|非常|巨|热爱|沉迷|痴迷|好爱", verb)
     tail = re.search(r"(?:爱|欢)(吃|喝|看|玩|听)$", verb)
@@ -340,6 +341,10 @@ def _b_tired(m: re.Match, text: str) -> Candidate | None:
 
 def _b_stopped(m: re.Match, text: str) -> Candidate | None:
     return _pref(m, text, f"已经不{m['v']}{{obj}}了", -1)
+
+
+def _b_not_lately(m: re.Match, text: str) -> Candidate | None:
+    return _pref(m, text, f"好久没{m['v']}{{obj}}了", -1)
 
 
 def _b_never_again(m: re.Match, text: str) -> Candidate | None:
@@ -412,6 +417,7 @@ PREFERENCE_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(TOPICAL + r"(?:真的|实在|已经|早就|都)*(?P<v>看|吃|听|玩|刷|追|喝)?腻了"), _b_tired),
     (re.compile(r"(?P<v>看|吃|听|玩|刷|追|喝)腻了" + OBJ), _b_tired),
     (re.compile(TOPICAL + rf"(?:已经|早就|现在|都|就|也|一点都|一点也|真的|完全)*不(?:再|想|想再)?(?P<v>{ZH_VERBS})了"), _b_stopped),
+    (re.compile(TOPICAL + rf"(?:已经|早就|好久|很久|好几个月|好几年|一直)+没(?:再)?(?P<v>{ZH_VERBS})(?:过)?了"), _b_not_lately),
     (re.compile(rf"(?:已经|早就|现在)*不再?(?P<v>{ZH_VERBS})" + OBJ + "了"), _b_stopped),
     (re.compile(rf"对(?P<obj>[{HAN}A-Za-z]{{1,8}}?)(?:完全|根本|一点|简直)?(?:没有抵抗力|没抵抗力|上瘾|情有独钟|特别感兴趣|很感兴趣|着迷|毫无抵抗力)"),
      _b_my_life),

@@ -72,7 +72,7 @@ TRIVIA = [
     "what's the capital of Australia?", "你知道珠穆朗玛峰有多高吗？", "how many ounces are in a cup again?",
     "if I ever won the lottery I'd buy a boat", "如果我是猫，我就天天睡觉", "what if we lived on Mars",
     "ugh it's pouring and I forgot my umbrella", "中午吃了碗牛肉面，一般般吧", "the traffic was insane today",
-    "帮我想个周末发朋友圈的文案呗", "can you write me a poem about spring?", "今天天气真好",
+    "帮我想个周末发朋友圈的文案呗", "can you write me a poem about spring?", "今天天气真好", "为什么猫咪喜欢踩奶",
 ]
 FACTS = [
     "I'm a nurse in Denver", "I hate cilantro", "my sister Lily had a baby", "我叫林悦", "我在成都当护士",

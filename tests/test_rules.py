@@ -103,6 +103,7 @@ EVENTS = [
     ("下周六公司团建", date(2026, 4, 6), ["2026-04-18", "团建"], "下周六"),
     ("两周后去云南玩", date(2026, 4, 6), ["2026-04-20", "云南"], "两周后"),
     ("下个月8号去巴厘岛度蜜月", date(2026, 4, 6), ["2026-05-08", "蜜月"], "下个月"),
+    ("说起来我下周六要去参加闺蜜的婚礼", date(2026, 4, 6), ["2026-04-18", "婚礼"], "说起来"),
     ("we're moving apartments on the 30th", date(2026, 4, 6), ["2026-04-30", "moving"], "the 30th"),
     ("my cousin is graduating on Saturday", date(2026, 4, 6), ["2026-04-11", "cousin graduating"], "Saturday"),
     ("getting my wisdom teeth out on Friday", date(2026, 4, 6), ["2026-04-10", "wisdom teeth"], "Friday"),
@@ -230,6 +231,10 @@ EVERYDAY = [
     ("咖啡我现在一点都不想喝了", "preference", ["咖啡"]),
     ("我在一家书店做店员", "profile", ["店员"]),
     ("我目前是项目经理", "profile", ["经理"]),
+    ("I started taking pottery classes last month", "preference", ["pottery classes"]),
+    ("btw I'm pregnant!! 12 weeks today", "relationship", ["pregnant"]),
+    ("我跟女朋友下个月要搬到一起住了", "relationship", ["搬到一起"]),
+    ("我们组就我一个做数据的", "profile", ["数据"]),
     ("养了三只猫，一只叫豆包一只叫花卷一只叫馒头", "relationship", ["豆包", "花卷", "馒头"]),
 ]
 
@@ -265,6 +270,9 @@ def test_everyday_topics_and_polarity(text, topic, polarity):
     ("I quit nursing, I'm a teacher now", "Quit"),
     ("stop calling me champ please", "please"),
     ("今天下班去跑步", "跑步"),
+    ("我男朋友超喜欢打游戏", "游戏"),
+    ("今天加班到九点，回家的路上还下雨了", "加班"),
+    ("I work at a call center btw", "btw"),
     ("I'm not vegan but I love vegan food", "No longer"),
 ])
 def test_everyday_lookalikes_stay_out(text, wrong):
@@ -310,6 +318,11 @@ def test_chit_chat_in_the_same_message_does_not_leak(text, forbidden):
     ("I go to the gym every morning", "I go to the gym in the evenings now"),
     ("I'm vegetarian", "I started eating meat again"),
     ("my best friend Jen is the best", "Jen and I aren't friends anymore"),
+    ("I love horror movies", "I used to love horror movies but now they give me nightmares"),
+    ("I'm really into techno", "techno just isn't my thing anymore"),
+    ("我超爱打乒乓球", "乒乓球我好久没打了"),
+    ("我闺蜜叫菲菲，我们关系超好", "菲菲背叛了我，我们已经绝交了"),
+    ("我男朋友叫大伟", "我跟大伟离婚了"),
 ])
 def test_a_later_statement_has_the_same_topic(first, second):
     a, b = kept(first), kept(second)
