@@ -68,10 +68,15 @@ def check(conn, deep: bool = False) -> Consistency:
 
 
 def _rows(conn, table: str, key: str, text: str, with_text: bool) -> dict[int, str | None]:
-    """Row id → text (or None: the quick check at each start reads ids only)."""
+    """Row id → text (or None: the quick check at each start reads ids only).
+
+    Real tables are scanned NOT INDEXED: walking the table itself (not a smaller index that also holds
+    the row ids) means a damaged page is met here, at start-up, rather than in the middle of some command.
+    """
+    scan = f"{table} NOT INDEXED" if not table.endswith("_fts") else table
     if with_text:
-        return dict(conn.execute(f"SELECT {key}, {text} FROM {table}").fetchall())
-    return dict.fromkeys(r[0] for r in conn.execute(f"SELECT {key} FROM {table}").fetchall())
+        return dict(conn.execute(f"SELECT {key}, {text} FROM {scan}").fetchall())
+    return dict.fromkeys(r[0] for r in conn.execute(f"SELECT {key} FROM {scan}").fetchall())
 
 
 def repair(db: Database, embedder: Embedder, deep: bool = False) -> Consistency:

@@ -46,8 +46,8 @@ def main() -> int:
     lost = sum(len(r.lost) for r in results)
     failed = [r for r in results if not r.ok]
     print()
-    print(f"rounds: {len(results)} (seed {args.seed}), kills: {len(killed)} "
-          f"(the others finished before their kill moment or had nothing to run)")
+    print(f"kills: {len(killed)} in {len(results)} rounds (seed {args.seed}; in the other rounds the command "
+          f"finished before its kill moment)")
     print(f"kills survived: {len(survived)} of {len(killed)}")
     print(f"rows lost: {lost}")
     print(f"failed rounds: {len(failed)}; integrity/consistency problems: "

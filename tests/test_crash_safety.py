@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import os
 
+import pytest
+
 from app.clock import Clock
 from app.companion import Companion
 from memory import repair
@@ -21,12 +23,12 @@ CI_KILLS = int(os.environ.get("COMPANION_FAULT_KILLS", "10"))
 SEED = int(os.environ.get("COMPANION_FAULT_SEED", "1"))
 
 
+@pytest.mark.slow  # runs in CI too; `-m "not slow"` skips it locally
 def test_random_kills_lose_nothing_and_leave_indexes_in_step(tmp_path):
     base = tmp_path / "faults"
     results = campaign(base, CI_KILLS, SEED)
     assert [r.line() for r in results if not r.ok] == []
-    killed = [r for r in results if r.killed]
-    assert len(killed) >= CI_KILLS * 0.6, [r.line() for r in results]
+    assert sum(r.killed for r in results) == CI_KILLS, [r.line() for r in results]
     assert sum(r.committed for r in results) > 0
     for home in sorted(p for p in base.iterdir() if (p / "companion.db").exists()):
         assert reopen_with_app(home).clean, home  # the app's own start-up check has nothing left to repair

@@ -324,10 +324,12 @@ def reopen_with_app(home: Path) -> repair.Consistency:
 # -- a whole campaign -----------------------------------------------------------------------------------
 def campaign(base: Path, kills: int, seed: int, modes: tuple[str, ...] = WRITER_MODES + CLI_MODES,
              report=print) -> list[RoundResult]:
-    """`kills` rounds cycling through `modes`, one home per mode (crashes pile up on the same file)."""
-    results = []
+    """Rounds cycling through `modes` until `kills` processes were really killed mid-way (a command that
+    finished before its kill moment does not count); one home per mode, so crashes pile up on one file."""
+    results: list[RoundResult] = []
     ledgers: dict[str, Ledger] = {}
-    for n in range(kills):
+    n = 0
+    while sum(r.killed for r in results) < kills and n < 2 * kills:
         mode = modes[n % len(modes)]
         round_seed = seed * 1000 + n
         home = base / mode
@@ -341,4 +343,5 @@ def campaign(base: Path, kills: int, seed: int, modes: tuple[str, ...] = WRITER_
             result = cli_round(home, mode, round_seed, ledger, base)
         results.append(result)
         report(result.line())
+        n += 1
     return results
