@@ -310,7 +310,7 @@ MORE_PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
                 r"senior|old)\s+)?(?:" + FAMILY + r"|(?:cats?|dogs?|kittens?|puppies|rabbits?|bunnies|hamsters?|birds?|parrots?|"
                 r"ferrets?|guinea\s+pigs?|horses?|chickens|bearded\s+dragons?|snakes?|turtles?|fish))(?:\s+and\s+" + NUMBER + r"\s+[\w -]{2,20}?)?)"
                 r"(?:\s*,\s*(?:named\s+|called\s+)?(?P<names>(?-i:[A-Z][a-z]+)(?:\s*(?:,|and|&)\s*(?-i:[A-Z][a-z]+))+))?"
-                r"(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol|who|named|called)\b)", I), _b_has_family),
+                r"(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol|who)\b)", I), _b_has_family),
     (re.compile(r"\bmy\s+(?P<rel>kids|children|sons|daughters|twins|son|daughter|boys|girls)\s+(?P<be>are|is)\s+"
                 r"(?P<ages>\d{1,2}(?:\s*(?:,|and|&)\s*\d{1,2})*(?:\s+(?:years\s+old|and\s+\d{1,2}))?)\b", I), _b_family_age),
     (re.compile(r"\bI\s+(?P<verb>work)\s+(?P<rest>in\s+(?!the\s+(?:morning|evening|afternoon)|a\s+(?:bit|minute|sec))"

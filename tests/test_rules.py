@@ -279,6 +279,10 @@ def test_everyday_lookalikes_stay_out(text, wrong):
     assert not [c.content for c in kept(text) if wrong in c.content]
 
 
+def test_a_named_pet_is_one_memory():
+    assert [c.content for c in kept("I have a cat named Mochi")] == ["Has a cat named Mochi"]
+
+
 @pytest.mark.parametrize("text,today,words,gone", EVENTS)
 def test_events_get_absolute_dates(text, today, words, gone):
     c = find(kept(text, today=today), "event", *words)
