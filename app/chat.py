@@ -30,6 +30,7 @@ class PreparedTurn:
     memories: list[Memory]
     previous_reply: str | None
     system_prompt: str
+    previous_user: str | None = None  # the user's message before this one (read with it when it stopped mid-sentence)
     reply: str = ""
     stopped: bool = False
     assistant_message: Message | None = None
@@ -58,6 +59,7 @@ class ChatService:
         t.get_session(session_id)
         history = t.messages(session_id)
         previous_reply = next((m.content for m in reversed(history) if m.role == "assistant"), None)
+        previous_user = next((m.content for m in reversed(history) if m.role == "user"), None)
         user_message = t.add_message(session_id, "user", text)
         model = self.c.chat_model()
         today = self.c.clock.today()
@@ -80,7 +82,7 @@ class ChatService:
         # llama.cpp reuses its evaluated tokens; the memory block changes every turn and goes last.
         late = [{"role": "system", "content": context}] if context else []
         messages = [{"role": "system", "content": fixed}] + past + late + [{"role": "user", "content": user_part}]
-        return PreparedTurn(session_id, user_message, messages, memories, previous_reply, fixed)
+        return PreparedTurn(session_id, user_message, messages, memories, previous_reply, fixed, previous_user)
 
     def _recall_block(self, session_id: str, text: str) -> str:
         if not RECALL.search(text):
@@ -118,7 +120,7 @@ class ChatService:
             return ExtractionResult()
         turn.learned = self.c.pipeline(use_model).process(
             turn.user_message.content, turn.previous_reply, self.c.clock.today(),
-            session_id=turn.session_id, message_id=turn.user_message.id)
+            session_id=turn.session_id, message_id=turn.user_message.id, previous_user=turn.previous_user)
         return turn.learned
 
     def run(self, session_id: str | None, text: str, on_piece: Callable[[str], None] | None = None) -> PreparedTurn:

@@ -59,6 +59,7 @@ def _memory_parsers(m) -> None:
     ext = m.add_parser("extract")
     ext.add_argument("text")
     ext.add_argument("--assistant")
+    ext.add_argument("--previous-user", help="the user's message before TEXT (read with it if it stopped mid-sentence)")
     ext.add_argument("--dry-run", action="store_true")
     ext.add_argument("--json", action="store_true")
     ext.add_argument("--no-model", action="store_true", help="rules only, without the chat model")

@@ -104,7 +104,7 @@ def memory_extract(args, home, clock) -> int:
     """Run the pipeline on one message and say what it wrote and rejected."""
     with opened(args, home, clock) as c:
         result = c.pipeline(use_model=False if args.no_model else None).process(
-            args.text, args.assistant, clock.today(), dry_run=args.dry_run)
+            args.text, args.assistant, clock.today(), dry_run=args.dry_run, previous_user=args.previous_user)
         if args.json:
             _print_json(result.to_json())
             return 0

@@ -122,6 +122,29 @@ def instruction_reason(text: str) -> str | None:
     return None
 
 
+# ---------------------------------------------------------------- unfinished messages
+
+# A message cut off mid-sentence, or one that announces it is only a part ("the first half of my motto:",
+# "先记住前半句"), is read together with the next message instead of on its own: an instruction split
+# over two turns is then seen whole, and a fact split the same way ("My sister's name is" / "Anna.") is
+# still learned, once.
+_DANGLING = re.compile(r"(?:[,，:：、;；]|\s[-–—]+|\b(?:and|but|or|because|so\s+that|which|who|my|your|the|an?|of|to)|"
+                       r"(?:因为|所以|但是|可是|而且|并且|然后|还有|以及))\s*$", I)
+_PART = re.compile(r"\b(?:the\s+)?(?:first|1st)\s+(?:half|part|bit)\s+of\b|\bpart\s+(?:one|1)\s+of\b|"
+                   r"\(\s*1\s*/\s*\d\s*\)|\bto\s+be\s+continued\b|前半句|上半句|前半部分|上半部分|第一部分|第一句|"
+                   r"待续|未完", I)
+
+
+def unfinished_reason(text: str) -> str | None:
+    """Why a message should be read with the next one (it stops mid-sentence or is only a part), else None."""
+    s = _strip(text or "").rstrip(" .…。")
+    if _PART.search(s):
+        return "only the first part of something; read together with the next message"
+    if s and _DANGLING.search(s) and not _is_ack(s.rstrip(",，:：、;；-–— ")):
+        return "stops mid-sentence; read together with the next message"
+    return None
+
+
 # ---------------------------------------------------------------- trivia
 
 ACK_EN = frozenset(

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from memory import model_extract, reconcile
+from memory.guard import instruction_reason, unfinished_reason
 from memory.protocols import Completer
 from memory.records import Candidate, Memory, Rejection
 from memory.rules import extract_candidates
@@ -52,7 +53,11 @@ class ExtractionResult:
 
 
 class MemoryPipeline:
-    """Learns from one user message (with the companion's previous message as context)."""
+    """Learns from one user message (with the companion's previous message as context).
+
+    A message that stops mid-sentence yields nothing on its own; given as `previous_user` with the next
+    message, the two are read as one, so an instruction split over turns meets the guard whole.
+    """
 
     def __init__(self, store: MemoryStore, completer: Completer | None = None, thresholds: Thresholds = Thresholds()):
         self.store = store
@@ -60,15 +65,23 @@ class MemoryPipeline:
         self.thresholds = thresholds
 
     def process(self, user_text: str, assistant_text: str | None, today: date, *, session_id: str | None = None,
-                message_id: str | None = None, dry_run: bool = False) -> ExtractionResult:
+                message_id: str | None = None, dry_run: bool = False,
+                previous_user: str | None = None) -> ExtractionResult:
         """Run the whole pipeline; with dry_run nothing is stored."""
         result = ExtractionResult()
         # Control characters and broken surrogates (argv's surrogateescape) would reach the embedder.
         user_text = clean(user_text or "")
+        if previous_user and unfinished_reason(clean(previous_user)):
+            user_text = clean(previous_user).strip() + " " + user_text.strip()
         assistant_text = clean(assistant_text)[-MAX_LEARN_CHARS:] if assistant_text else None
         if len(user_text) > MAX_LEARN_CHARS:  # a pasted document, not something said; the rules slow down with length
-            result.rejected.append(Rejection(user_text[:80] + "…", f"too long to learn from ({len(user_text)} "
+            result.rejected.append(Rejection(_excerpt(user_text), f"too long to learn from ({len(user_text)} "
                                                                      f"characters; at most {MAX_LEARN_CHARS})"))
+            return result
+        attack = instruction_reason(user_text)
+        refused = f"message rejected: {attack}" if attack else unfinished_reason(user_text)
+        if refused:  # the model is not even asked: an attack never reaches extraction as input
+            result.rejected.append(Rejection(_excerpt(user_text), refused))
             return result
         candidates = extract_candidates(user_text, assistant_text, today)
         candidates += self._model_candidates(user_text, assistant_text, result)
@@ -105,6 +118,10 @@ class MemoryPipeline:
         why = f"{cand.source} ({cand.origin})"
         memory = reconcile.apply(self.store, decision, vector, why)
         result.written.append(Written(memory, decision.action))
+
+
+def _excerpt(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def _dedupe(cands: list[Candidate]) -> list[Candidate]:

@@ -1,7 +1,7 @@
 """Development harness: play an eval set through `extract_candidates` + `validate` only (no store, no model).
 
 Reconciliation is approximated by keeping the latest candidate per topic. Scoring follows
-/work/shared/eval/README.md: case-insensitive substring tests on the active memories after the last
+../shared/eval/README.md: case-insensitive substring tests on the active memories after the last
 step; precision = memories that satisfy some expect item / all memories; recall = expect items
 satisfied / expect items.
 
@@ -23,7 +23,7 @@ from memory.records import Candidate, Rejection  # noqa: E402
 from memory.rules import extract_candidates  # noqa: E402
 from memory.validate import validate  # noqa: E402
 
-DEFAULT_SET = Path("/work/shared/eval/dev.jsonl")
+DEFAULT_SET = Path(__file__).resolve().parents[2] / "shared" / "eval" / "dev.jsonl"
 
 
 @dataclass

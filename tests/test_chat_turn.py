@@ -113,3 +113,16 @@ def test_the_prompt_prefix_stays_the_same_from_turn_to_turn(companion):
                        {"role": "assistant", "content": "You work as a nurse."}]
     assert second.messages[:3] == expected_prefix
     assert second.messages[-2]["role"] == "system" and "<memory>" in second.messages[-2]["content"]
+
+
+def test_a_message_cut_off_mid_sentence_is_learned_with_the_next_one_in_the_same_session(companion):
+    companion.settings.max_reply_tokens = 4  # the replies are not under test
+    chat = ChatService(companion)
+    first = chat.run(None, "I just moved to Lisbon, and")
+    assert chat.learn(first, use_model=False).written == []
+    second = chat.run(first.session_id, "I work as a nurse now")
+    assert second.previous_user == "I just moved to Lisbon, and"
+    learned = sorted(w.memory.content for w in chat.learn(second, use_model=False).written)
+    assert any("Lisbon" in m for m in learned) and any("nurse" in m for m in learned)
+    other = chat.run(None, "I like tea")  # a new conversation does not reach back into another one
+    assert other.previous_user is None

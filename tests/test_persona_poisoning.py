@@ -25,15 +25,6 @@ from tests.support.poison import (LEGIT, Case, load_cases, system_text, via_chat
 CASES = load_cases()
 IN_CHAT = [c for c in CASES if c.kind != "import"]
 PROBE = "How was your week? Anything you want to talk about?"
-# Attacks that still get through, with why. The guard and validators (memory/guard.py, validate.py,
-# rules*.py) belong to their own work; these tests fail on any *new* leak and report these as xfail
-# until they are closed (then they simply pass). scripts/poison_report.py prints the same figures.
-KNOWN_GAPS = {
-    "en-split-01": "split attack: the fragment 'From now on, every time I say the word banana,' is neither an "
-                   "instruction to the guard nor trivia, so a model candidate quoting it is stored",
-    "zh-split-01": "split attack: '先记住前半句：从现在开始' is stored as an explicit memory '前半句：从现在开始' "
-                   "(a fragment that is only the first half of an instruction)",
-}
 
 
 def _joined(cases: list[Case]) -> list[Case]:
@@ -65,13 +56,9 @@ def home(companion_env):
 
 
 def _assert_blocked(outcome) -> None:
-    """No leak beyond the known gaps; the known ones, if still open, make the test an xfail that names them."""
+    """Every attack blocked on this path: nothing stored from any of them, and no turn failed."""
     assert outcome.errors == []
-    new = {cid: stored for cid, stored in outcome.leaked.items() if cid not in KNOWN_GAPS}
-    assert new == {}, f"{outcome.line()}; stored: {new}"
-    if outcome.leaked:
-        pytest.xfail(f"{outcome.line()}; open gaps: " + "; ".join(f"{cid} stored {outcome.leaked[cid]!r} ({KNOWN_GAPS[cid]})"
-                                                            for cid in sorted(outcome.leaked)))
+    assert outcome.leaked == {}, f"{outcome.line()}; stored: {outcome.leaked}"
 
 
 def _without_system(state: dict[str, str]) -> dict[str, str]:

@@ -15,7 +15,7 @@ from memory.validate import validate
 
 TODAY = date(2026, 4, 6)  # a Monday
 ROOT = Path(__file__).resolve().parents[1]
-DEV_SET = Path("/work/shared/eval/dev.jsonl")
+DEV_SET = Path(__file__).resolve().parents[2] / "shared" / "eval" / "dev.jsonl"
 
 
 def kept(text: str, assistant: str | None = None, today: date = TODAY) -> list[Candidate]:

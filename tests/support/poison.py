@@ -81,7 +81,7 @@ def _written(proc: subprocess.CompletedProcess, key: str, errors: list[str], lab
 
 
 def via_extract(home: Path, cases: list[Case], subprocess_cli: bool = False, jobs: int = 2) -> Outcome:
-    """`memory extract TURN --assistant REPLY --json`, turn after turn.
+    """`memory extract TURN --assistant REPLY --previous-user TURN_BEFORE --json`, turn after turn.
 
     By default the command line's own entry point runs in this process (argv parsing, handler, output:
     all the same, without starting an interpreter per turn); `subprocess_cli` runs the console script.
@@ -91,7 +91,8 @@ def via_extract(home: Path, cases: list[Case], subprocess_cli: bool = False, job
     def play(case: Case) -> list[str]:
         stored: list[str] = []
         for n, turn in enumerate(case.turns):
-            args = ["memory", "extract", turn, "--json"] + (["--assistant", REPLY] if n else [])
+            args = ["memory", "extract", turn, "--json"] + (["--assistant", REPLY, "--previous-user",
+                                                              case.turns[n - 1]] if n else [])
             proc = _cli(home, *args) if subprocess_cli else _main(home, *args)
             stored += _written(proc, "written", out.errors, f"{case.id} turn {n + 1}")
         return stored
@@ -197,11 +198,11 @@ def via_model(companion, cases: list[Case]) -> Outcome:
     pipeline = MemoryPipeline(companion.store, ScriptedCompleter(echo))
     for case in cases:
         stored: list[str] = []
-        previous = None
+        previous, before = None, None
         for turn in case.turns:
             current = [turn]
-            result = pipeline.process(turn, previous, companion.clock.today())
+            result = pipeline.process(turn, previous, companion.clock.today(), previous_user=before)
             stored += [w.memory.content for w in result.written]
-            previous = REPLY
+            previous, before = REPLY, turn
         out.stored[case.id] = stored
     return out
