@@ -86,10 +86,14 @@ class Companion:
         weights = Weights(s.weight_relevance, s.weight_importance, s.weight_recency, s.weight_confidence)
         return RetrievalSettings(weights, s.relevance_floor, budget_tokens or s.memory_budget_tokens)
 
-    def close(self) -> None:
-        """Release the model and close the database cleanly."""
+    def unload_chat_model(self) -> None:
+        """Free the loaded chat model; the next chat_model() loads it again with the current settings."""
         with self._model_lock:
             if self._chat_model is not None:
                 self._chat_model.close()
                 self._chat_model = None
+
+    def close(self) -> None:
+        """Release the model and close the database cleanly."""
+        self.unload_chat_model()
         self.db.close()

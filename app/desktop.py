@@ -69,15 +69,6 @@ def open_companion(home: Path, clock: Clock, model_override: str | None = None,
     return companion
 
 
-def unload_chat_model(companion: Companion) -> None:
-    """Free the loaded chat model so the next use loads it again with the current settings."""
-    # Companion has no public verb for this yet (requested); the lock is the one chat_model() takes.
-    with companion._model_lock:
-        if companion._chat_model is not None:
-            companion._chat_model.close()
-            companion._chat_model = None
-
-
 def check_model_file(path: str) -> str:
     """'' if path is a usable GGUF, else the sentence that says what is wrong with it."""
     from models.errors import ModelError

@@ -8,7 +8,6 @@ from PySide6.QtCore import QObject, Signal
 
 from app.chat import ChatService, PreparedTurn
 from app.companion import Companion
-from app.desktop import unload_chat_model
 from app.errors import USER_ERRORS
 from app.jobs import BACKGROUND, CHAT
 from memory.pipeline import ExtractionResult
@@ -74,7 +73,7 @@ class ChatController(QObject):
 
     def reload_model(self) -> None:
         """Load the model again (after its settings changed), once the current work is done."""
-        self.worker.run(lambda: unload_chat_model(self.companion), priority=CHAT)
+        self.worker.run(self.companion.unload_chat_model, priority=CHAT)
         self.load_model()
 
     def send(self, session_id: str | None, text: str) -> None:
