@@ -248,7 +248,8 @@ def memory_export(args, home, clock) -> int:
         text = export_json(c.store) if args.format == "json" else export_markdown(c.store)
     if args.output:
         Path(args.output).write_text(text + "\n", encoding="utf-8")
-        print(f"exported to {args.output}. This file is not encrypted: keep it somewhere safe.", file=sys.stderr)
+        print(f"exported to {args.output}. This file is not encrypted and is yours to look after: keep it somewhere "
+              "safe. Forgetting a memory later does not remove it from this file.", file=sys.stderr)
     else:
         print(text)
     return 0

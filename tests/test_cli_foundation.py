@@ -45,7 +45,8 @@ def test_memory_round_trip(cli, tmp_path):
     assert [h["action"] for h in history] == ["add", "update"]
     assert history[1]["before"]["content"] == "Has a cat named Pickles"
     export = tmp_path / "export.json"
-    cli.run("memory", "export", "-o", str(export))
+    warning = cli.run("memory", "export", "-o", str(export)).stderr
+    assert "not encrypted" in warning and "does not remove it from this file" in warning
     md = cli.run("memory", "export", "--format", "md").stdout
     assert "Pickles" in md and "## Relationship" in md
     receipt = cli.json("memory", "forget", added["id"], "--json")

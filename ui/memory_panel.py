@@ -372,8 +372,9 @@ class MemoryPanel(QWidget):
         path, fmt = choice
 
         def exported(n: int) -> None:
-            self.banner.show_note(tr("Exported {n} memories to {path}. This file is not encrypted: keep it "
-                                     "somewhere safe.", n=n, path=html.escape(str(path))), warning=True)
+            self.banner.show_note(tr("Exported {n} memories to {path}. This file is not encrypted and is yours to "
+                                     "look after: keep it somewhere safe. Forgetting a memory here later does not "
+                                     "remove it from this file.", n=n, path=html.escape(str(path))), warning=True)
         self.worker.run(lambda: self.desk.export(path, fmt), exported, self._show_error)
 
     def import_(self) -> None:

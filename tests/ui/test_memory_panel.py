@@ -169,7 +169,8 @@ def test_export_says_unencrypted_and_import_brings_memories_back(make_window, qt
     monkeypatch.setattr("ui.ask.export_path", lambda parent: (target, "json"))
     panel.buttons["export"].click()
     qtbot.waitUntil(lambda: panel.banner.isVisible(), timeout=10_000)
-    assert "not encrypted" in panel.banner.label.text() and target.exists()
+    assert "not encrypted" in panel.banner.label.text() and "does not remove it" in panel.banner.label.text()
+    assert target.exists()
     window.desk.forget_everything()
     monkeypatch.setattr("ui.ask.import_path", lambda parent: target)
     with qtbot.waitSignal(panel.memoriesChanged, timeout=10_000):
