@@ -42,7 +42,7 @@ RELS = (r"男朋友|女朋友|男友|女友|老公|老婆|丈夫|妻子|对象|�
         r"姐姐|妹妹|哥哥|弟弟|妈妈|爸爸|奶奶|爷爷|外婆|外公|姥姥|姥爷|儿子|女儿|孩子|表姐|表妹|表哥|表弟|堂姐|堂妹|"
         r"舅舅|阿姨|姑姑|叔叔|姐|妹|哥|弟|妈|爸")
 PETS = (r"猫咪|小猫|猫猫|布偶猫|英短|美短|橘猫|狸花猫|暹罗猫|加菲猫|猫|狗狗|小狗|柴犬|柯基|金毛|哈士奇|泰迪|边牧|拉布拉多|萨摩耶|"
-        r"比熊|博美|狗|兔子|仓鼠|鹦鹉|乌龟")
+        r"比熊|博美|狗子|狗|兔子|仓鼠|鹦鹉|乌龟")
 
 
 def _q(m: re.Match, text: str) -> str:
@@ -258,8 +258,11 @@ PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(rf"(?:现在|目前|如今)?(?:在|去了)(?P<org>(?:一家|一个)[{HAN}A-Za-z]{{0,8}}?(?:公司|单位|医院|学校|银行|工厂|酒店|餐厅|店|"
                 rf"工作室|机构|企业|外企|国企|车企|律所|事务所))(?:上班|工作|实习|当|做)?(?=$|[，。！？,.!?~\s]|了|啦)"), _b_workplace),
     (re.compile(rf"我(?:是|本科是|研究生是)?学(?P<x>[{HAN}A-Za-z]{{2,6}}?)的"), _b_major),
-    (re.compile(rf"我(?:现在|目前)?(?:比较|很|挺|特别|有点|是个|是一个|就是个|属于|是)(?P<x>内向|外向|社恐|慢热|i人|I人|e人|E人|急性子|慢性子|"
-                rf"完美主义者?|夜猫子|吃货|路痴|工作狂|宅女|宅男|社牛|单亲妈妈|单亲爸爸|宝妈|宝爸|独生女|独生子)"), _b_trait),
+    (re.compile(rf"我(?:现在|目前|本来就|一直)?(?:比较|很|挺|特别|有点|是个|是一个|就是个|属于|是|有)(?:重度|轻度|严重的?|典型的?|资深|十足的?|妥妥的?|"
+                rf"纯纯?的?|超级|一个|个|点|一点)?(?P<x>内向|外向|社恐|社交恐惧症?|慢热|i人|I人|e人|E人|急性子|慢性子|"
+                rf"完美主义者?|夜猫子|吃货|路痴|工作狂|宅女|宅男|社牛|单亲妈妈|单亲爸爸|宝妈|宝爸|独生女|独生子|恐高症?|"
+                rf"强迫症|拖延症|选择困难症?|密集恐惧症?|起床困难户|乳糖不耐受?|左撇子|素食者|色盲|色弱|近视|夜盲)"
+                rf"(?![吗吧呢？?])"), _b_trait),
     (re.compile(r"我(?:现在|目前|一直)?(?P<x>(?:一个人|自己|独自)住|(?:跟|和)(?:爸妈|父母|家人|男朋友|女朋友|老公|老婆|室友|朋友|同学|对象|"
                 r"爷爷奶奶|外婆)(?:一起)?住)"), _b_household),
     (re.compile(r"(?:在|正在)(?:准备|备考|备战)(?P<x>[\u4e00-\u9fffA-Za-z]{2,8}?)(?=$|[，。！？,.!?\s]|了|呢|啦)"), _b_plan),
@@ -383,6 +386,33 @@ def _b_own(m: re.Match, text: str) -> Candidate | None:
     return candidate("preference", f"{m['v']}现在的{m['obj']}", _q(m, text), f"preference:{m['obj']}", polarity)
 
 
+def _b_favourite(m: re.Match, text: str) -> Candidate | None:
+    """"我最喜欢的水果：山竹", "我最爱的歌手是周杰伦"."""
+    obj = m["obj"]
+    if re.search(r"什么|啥|哪|谁|吗|呢", obj) or _someone_else(text, m.start()):
+        return None
+    return candidate("preference", f"最喜欢的{m['kind']}是{obj}", _q(m, text), f"preference:{norm_object(obj)}")
+
+
+def _b_fan(m: re.Match, text: str) -> Candidate | None:
+    """"我是易烊千玺的铁粉": a fan of someone; the same topic as a later 脱粉."""
+    obj = m["obj"]
+    if re.match(r"^(?:你|他|她|谁|什么|哪)", obj) or _someone_else(text, m.start()):
+        return None
+    return candidate("preference", f"是{obj}的{m['f']}", _q(m, text), f"preference:{norm_object(obj)}")
+
+
+def _b_unfan(m: re.Match, text: str) -> Candidate | None:
+    """"我已经脱粉易烊千玺了", "易烊千玺我已经爬墙了": a fan no longer."""
+    obj = m["obj"]
+    if not obj or re.match(r"^(?:你|他|她|谁|什么|哪|了|的)", obj) or _negated_before(text, m.start("v")):
+        return None
+    if re.search(r"[吗？?]|要不要|该不该|想|打算|如果|要是", text[m.start():clause_at(text, m.start()).end + 1]):
+        return None  # still deciding
+    said = f"对{obj}已经{m['v']}了" if m.start("obj") < m.start("v") else f"已经{m['v']}{obj}"
+    return candidate("preference", said + "，不再追了", _q(m, text), f"preference:{norm_object(obj)}", -1)
+
+
 def _b_happiest(m: re.Match, text: str) -> Candidate | None:
     return _pref(m, text, "{obj}" + m["how"], 1)
 
@@ -402,7 +432,15 @@ LEISURE = (r"打游戏|玩游戏|打(?:篮球|羽毛球|乒乓球|网球|排球|
 HABIT_TIME = (r"(?:每天|每周|平时|周末|晚上|早上)(?:下班后?|下班以后|放学后?|回家后?)?|下班后?|下班以后|下班回家后?|放学后|"
               r"有空(?:的时候)?|没事(?:的时候)?|休息(?:的时候)?|空闲时间|闲下来")
 HABIT_ADV = r"(?:一般|通常|经常|基本上?|都|总是|习惯|喜欢|爱|会|常常|老是)"
+UNFAN = r"脱粉|粉转路|粉转黑|爬墙|退坑|退圈|弃坑|取关|回踩"
+FAN = r"铁粉|死忠粉|忠实粉丝|脑残粉|老粉|真爱粉|头号粉丝|粉丝|迷妹|迷弟|忠粉|骨灰粉"
 PREFERENCE_RULES: list[tuple[re.Pattern[str], Builder]] = [
+    (re.compile(rf"(?<![你他她])(?:我)?(?:最|超级?|特别)(?:喜欢|爱)的(?P<kind>[{HAN}]{{1,5}}?)(?:是|就是|[：:])\s*"
+                rf"(?P<obj>《[^》]{{1,20}}》|[{HAN}A-Za-z0-9·]{{1,10}}?)" + END + r"|了|啦|呀|啊|，|没有之一)"), _b_favourite),
+    (re.compile(rf"(?<![你他她])我(?:是|算是|一直是|可是|曾经是)(?:个|一个|一名|名)?(?P<obj>[{HAN}A-Za-z·]{{2,10}}?)的(?:超级|资深|忠实的?|铁杆)?(?P<f>{FAN})"),
+     _b_fan),
+    (re.compile(rf"(?:已经|早就|彻底|正式|果断|终于)?(?P<v>{UNFAN})(?:了)?(?P<obj>[{HAN}A-Za-z·]{{2,10}}?)" + END + r"|了|啦)"), _b_unfan),
+    (re.compile(TOPICAL + rf"(?:我)?(?:已经|早就|彻底|正式|果断|终于)*(?P<v>{UNFAN})了"), _b_unfan),
     (re.compile(rf"(?P<when>{HABIT_TIME})(?:我)?(?P<adv>(?:{HABIT_ADV}){{1,3}})?(?:在家|去健身房|去|在)?(?P<obj>{LEISURE})"), _b_leisure),
     (re.compile(rf"(?:最近|现在|这段时间|今年)(?:在|开始|又开始|迷上了?|爱上了?)(?P<v>学|玩|练|追|弹)(?P<obj>[{HAN}A-Za-z《》]{{1,8}}?)"
                 + END + r"|了|呢|，)"), _b_doing_now),

@@ -9,15 +9,16 @@ import re
 
 from memory.records import Candidate
 from memory.rules_common import candidate, clause_at, clauses, quote_for, sentences, zh_clean
-from memory.rules_zh import BAD_NAME, HAN, JOB_SUFFIX, NAME, PETS, RELS, Builder, _q
+from memory.rules_zh import BAD_NAME, HAN, JOB_SUFFIX, NAME, PETS, RELS, SURNAMES, Builder, _q
 
 FAMILY = (r"男朋友|女朋友|男友|女友|老公|老婆|丈夫|妻子|对象|姐姐|妹妹|哥哥|弟弟|妈妈|爸爸|儿子|女儿|爷爷|奶奶|外公|外婆|"
           r"姐|妹|哥|弟|妈|爸")  # close family: "我朋友是医生" is small talk about someone else
 KIN_FULL = {"姐": "姐姐", "妹": "妹妹", "哥": "哥哥", "弟": "弟弟", "妈": "妈妈", "爸": "爸爸"}
 NEWS = (r"生了|怀孕|结婚|去世|走了|住院|生病|手术|离婚|确诊|退休|吵了|吵架|闹翻|冷战|出国|考上|毕业|分手|病了|过世|"
         r"身体不(?:太|是很)?好|身体出了?问题|不舒服|查出|骨折|摔(?:了|倒)|进了?医院|出事|失业|被裁|辞职|"
-        r"上(?:小学|初中|高中|大学|幼儿园)|出生|满月|周岁|异地|在一起|同居|订婚|搬到一起|住到一起|关系(?:一直|很|特别|不太|不|挺|超|都|还|非常)*(?:好|差|紧张|一般)")
-MOOD = (r"压力(?:好|很|特别|超|太|超级|有点|挺)?大|失眠|焦虑|抑郁|孤独|孤单|寂寞|emo|心情[^，。！？]{0,4}?(?:不好|不太好|很差|差|低落|糟)|"
+        r"上(?:小学|初中|高中|大学|幼儿园)|出生|满月|周岁|异地|在一起|同居|订婚|搬到一起|住到一起|闹僵|"
+        r"关系(?:一直|很|特别|不太|不|挺|超|都|还|非常|有点|越来越|变得|比较)*(?:好|差|紧张|一般|僵|冷淡|疏远|近|亲|铁|尴尬|恶劣)")
+MOOD = (r"压力(?:好|很|特别|超|太|超级|有点|挺)?大|失眠|焦虑|抑郁|孤独|孤单|寂寞|(?<![A-Za-z])emo(?![A-Za-z])|心情[^，。！？]{0,4}?(?:不好|不太好|很差|差|低落|糟)|"
         r"提不起劲|提不起兴趣|打不起精神|没劲|"
         r"情绪低落|崩溃|心累|难过|伤心|堵得慌|想哭|没动力|迷茫|很丧|好丧|烦躁|睡不着|喘不过气|撑不住|扛不住|顶不住|"
         r"(?:最近|这段时间|这阵子|一直|每天)[^，。！？]{0,6}?(?:好累|很累|太累|特别累|超累|累死|疲惫)")
@@ -51,6 +52,23 @@ def _b_named(m: re.Match, text: str) -> Candidate | None:
     link = "叫" if m.group(0).find("叫") > 0 else ""
     content = f"{lead}{KIN_FULL.get(rel, rel)}{link}{name}{rest}{_follow_up(text, rest_clause.end)}"
     return candidate("relationship", content, quote_for(text, m.start(), rest_clause.end), f"relationship:{name}")
+
+
+def _b_pair(m: re.Match, text: str) -> Candidate | None:
+    """"我家两只猫芝麻和汤圆": one memory naming both pets."""
+    if BAD_NAME.match(m["n"]) or BAD_NAME.match(m["n2"]):
+        return None
+    return candidate("relationship", f"家里{m['num']}只{m['rel']}：{m['n']}和{m['n2']}", _q(m, text), f"relationship:{m['n']}")
+
+
+def _b_teammate(m: re.Match, text: str) -> Candidate | None:
+    """"我们组的老周人超好", "同事小王帮了我": a named colleague, classmate or neighbour."""
+    if not (m["rel"] or m["grp"]):
+        return None
+    rest_clause = clause_at(text, m.end("n") - 1)
+    rest = zh_clean(text[m.end("n"):rest_clause.end])
+    who = m["rel"] or ("同学" if re.search(r"班|宿舍|寝室", m["grp"]) else "同事")
+    return candidate("relationship", f"{who}{m['n']}{rest}", quote_for(text, m.start(), rest_clause.end), f"relationship:{m['n']}")
 
 
 def _b_kept_pet(m: re.Match, text: str) -> Candidate | None:
@@ -118,15 +136,24 @@ def _b_mood(m: re.Match, text: str) -> Candidate | None:
     return candidate("mood", zh_clean(clause.text), clause.text, "relationship:mood")
 
 
-PET_NAME = rf"(?P<n>(?:小|阿|老)[{HAN}]|[{HAN}]{{2}})(?=[{HAN}，。！？,.!?\s]|$)"
+PET_NAME = rf"(?P<n>(?:小|阿|老)[{HAN}]|[{HAN}]{{2}})(?=[{HAN}，。！？,.!?\s（(]|$)"
+# a repeated syllable is a pet name or nickname (朵朵, 豆豆) unless it is a common word (天天, 刚刚, 看看, 妈妈)
+REDUP_WORDS = "天常刚偷好慢悄默每渐稍早久时处样整足明往仅偏统白轻匆乖紧频连纷多狠活生高大快静呵哈嘿嘻嗯哦啊呜哇看说想试走聊问等谈逛玩尝听写学练找查摸抱亲睡吃喝妈爸哥姐弟妹爷奶姥宝个人家年月日次件位星"
+NICK = (rf"(?P<n>(?:小|阿)[{HAN}]{{1,2}}?|阿[A-Za-z]{{2,10}}|[A-Z][a-z]{{1,10}}|(?P<dup>(?![{REDUP_WORDS}])[{HAN}])(?P=dup))"
+        rf"(?=[{HAN}，。！？,.!?\s（(]|$)")
+GROUP = r"我们(?:组|小组|部门|公司|办公室|团队|项目组|科室|单位|班|宿舍|寝室)(?:里|里面)?的?"
+COLLEAGUE = r"同事|领导|上司|组长|主管|经理|师傅|师父|搭档|同学|室友|舍友|邻居|朋友|好朋友|好友|闺蜜|发小|兄弟|哥们|学长|学姐"
 PEOPLE_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(rf"(?:我)?(?:和|跟)(?:{RELS})?(?P<n>(?:小|阿|老)[{HAN}]{{1,2}}?|[{HAN}]{{2}}?)(?:已经|早就|终于|正式|刚|上周|昨天)?"
                 r"(?:分手|分开|离婚|绝交|闹掰|断交|翻脸)了?"), _b_breakup),
     (re.compile(rf"(?:我)?(?:和|跟)(?P<n>{RELS})(?:已经|早就|终于|正式|刚|上周|昨天)?(?:分手|分开|离婚|绝交|闹掰|断交|翻脸)了?"), _b_breakup),
     (re.compile(rf"(?P<lead>我家的|我的|我家|我|和|跟|的|有个|有一个|有位|有一位|有只|有一只)(?P<rel>{RELS}|{PETS})(?:的名字)?叫" + NAME),
      _b_named),
-    (re.compile(rf"(?P<lead>我的|我家|我|和|跟)(?P<rel>{RELS})(?P<n>(?:小|阿)[{HAN}]{{1,2}}?)(?=[{HAN}，。！？,.!?\s]|$)"),
-     _b_named),
+    (re.compile(rf"(?P<lead>我的|我家|我|和|跟)(?P<rel>{RELS})" + NICK), _b_named),
+    (re.compile(rf"(?P<grp>{GROUP})?(?:(?:我的?|和|跟)?(?P<rel>{COLLEAGUE}))?(?P<n>(?:老|小)(?:{SURNAMES}))(?=[{HAN}，。！？,.!?\s]|$)"),
+     _b_teammate),
+    (re.compile(rf"(?P<lead>我的|我家|我)(?P<num>两|三|四|2|3|4)(?:只|条)(?P<rel>{PETS})[，,]?(?:分别)?(?:叫)?"
+                rf"(?P<n>[{HAN}]{{1,3}}?)(?:和|跟|、|还有)(?P<n2>(?:小|阿)[{HAN}]{{1,2}}?|[{HAN}]{{2}})(?=[{HAN}，。！？,.!?\s]|$)"), _b_pair),
     (re.compile(rf"(?P<lead>我的|我家|我)(?P<rel>{PETS})" + PET_NAME), _b_named),
     (re.compile(rf"养了?(?:一)?(?:只|条|个|头)(?P<desc>[{HAN}]{{0,3}}?)(?P<rel>{PETS})(?:叫|名叫|名字叫)" + NAME), _b_kept_pet),
     (re.compile(rf"(?:我|跟我|和我)(?P<rel>{RELS})(?P<pred>[^，。！？,.!?]*?(?:{NEWS}))"), _b_news),

@@ -1,0 +1,78 @@
+"""Casual Chinese phrasings the rules must read (named relatives and pets, traits, fans, favourites, routines,
+job changes, feedback, events), each with look-alikes that must stay out."""
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from memory.records import Candidate
+from memory.rules import extract_candidates
+from memory.validate import validate
+
+TODAY = date(2026, 4, 6)  # a Monday
+
+
+def kept(text: str, today: date = TODAY) -> list[Candidate]:
+    good, _ = validate(extract_candidates(text, None, today), text, None, today)
+    return good
+
+
+# (message, category, words the content must contain, topic)
+FOUND = [
+    ("啊啊啊我妹朵朵高考出分了！！", "relationship", ["朵朵"], "relationship:朵朵"),
+    ("我儿子豆豆今天上幼儿园了", "relationship", ["豆豆"], "relationship:豆豆"),
+    ("我室友Jason超会做饭", "relationship", ["Jason"], "relationship:Jason"),
+    ("我和闺蜜阿May认识十年了", "relationship", ["阿May"], "relationship:阿May"),
+    ("我们组的老周人真的超好", "relationship", ["老周"], "relationship:老周"),
+    ("我同事小王帮我把活接过去了", "relationship", ["小王"], "relationship:小王"),
+    ("回家抱着我家两只猫芝麻和汤圆才缓过来", "relationship", ["芝麻", "汤圆"], "relationship:芝麻"),
+    ("我家狗子土豆（一只柯基）又拆家了", "relationship", ["土豆"], "relationship:土豆"),
+    ("可我最近跟我爸关系特别僵", "relationship", ["爸", "僵"], "relationship:爸爸"),
+    ("我是重度社恐，团建能躲就躲", "profile", ["社恐"], "profile:trait:社恐"),
+    ("我有点恐高", "profile", ["恐高"], "profile:trait:恐高"),
+    ("我最喜欢的水果：山竹，没有之一", "preference", ["山竹"], "preference:山竹"),
+    ("我最爱的歌手是周杰伦", "preference", ["周杰伦"], "preference:周杰伦"),
+    ("我是易烊千玺的铁粉", "preference", ["易烊千玺"], "preference:易烊千玺"),
+]
+
+# (message, a word no memory may contain)
+LOOKALIKES = [
+    ("我妈天天催我早点睡", "天天"),
+    ("我妈常常说我太瘦", "常常"),
+    ("我哥看看再说", "看看"),
+    ("我爸老毛病又犯了", "老毛"),
+    ("老王是谁啊", "老王"),
+    ("今天在Lululemon又剁手了一条裤子", "Lululemon"),
+    ("你是社恐吗", "社恐"),
+    ("你最喜欢的水果是什么", "水果"),
+    ("我最喜欢的水果是什么来着", "水果"),
+    ("我妈是刘德华的铁粉", "刘德华"),
+    ("要不要脱粉易烊千玺啊", "易烊千玺"),
+]
+
+
+@pytest.mark.parametrize("text,category,words,topic", FOUND)
+def test_casual_phrasing_is_read(text, category, words, topic):
+    hits = [c for c in kept(text) if c.category == category and all(w in c.content for w in words)]
+    assert hits, [(c.category, c.content) for c in kept(text)]
+    assert hits[0].topic == topic
+
+
+@pytest.mark.parametrize("text,word", LOOKALIKES)
+def test_lookalike_stays_out(text, word):
+    assert not [c.content for c in kept(text) if word in c.content]
+
+
+# (first message, second message): the second supersedes the first (same category and topic)
+REVERSALS = [
+    ("我是易烊千玺的铁粉", "我已经脱粉易烊千玺了，现在就是个路人"),
+    ("我是易烊千玺的铁粉", "易烊千玺我已经爬墙了"),
+]
+
+
+@pytest.mark.parametrize("first,second", REVERSALS)
+def test_a_change_keeps_the_topic(first, second):
+    a, b = kept(first), kept(second, date(2026, 5, 1))
+    assert a and b
+    assert {(c.category, c.topic) for c in a} & {(c.category, c.topic) for c in b}
