@@ -65,16 +65,55 @@ JOBS = (
     r"planner|strategist|executive|founder|co-founder|entrepreneur|dispatcher|paralegal|sous-chef|"
     r"youtuber|influencer|actor|actress|dancer|singer|producer|director|stylist|hairdresser|barber|"
     r"tattoo artist|housekeeper|teaching assistant|preschool teacher|delivery driver|courier|RN|LPN|registered nurse|"
-    r"UX researcher|user researcher|data engineer|QA engineer|tester"
+    r"UX researcher|user researcher|data engineer|QA engineer|tester|"
+    r"ux writer|content writer|technical writer|content creator|copy editor|proofreader|reporter|podcaster|radio host|"
+    r"sound engineer|audio engineer|video editor|cinematographer|camera operator|makeup artist|nail tech|esthetician|"
+    r"cosmetologist|massage therapist|florist|jeweler|tailor|seamstress|locksmith|hvac tech|hvac technician|pipefitter|"
+    r"bricklayer|stonemason|handyman|forklift driver|truck driver|trucker|bus driver|air traffic controller|"
+    r"flight instructor|deckhand|fisherman|rancher|park ranger|zookeeper|dog groomer|groomer|dog walker|pet sitter|"
+    r"vet assistant|lab technician|microbiologist|geologist|astronomer|mathematician|statistician|epidemiologist|"
+    r"archaeologist|historian|curator|archivist|tour guide|travel agent|concierge|hostess|factory worker|"
+    r"store manager|shift manager|shift supervisor|assistant manager|general manager|busser|dishwasher|prep cook|"
+    r"pastry chef|caterer|sommelier|brewer|substitute teacher|teacher's aide|paraprofessional|school counselor|"
+    r"principal|vice principal|adjunct|adjunct professor|research assistant|lab manager|clinical researcher|"
+    r"nurse anesthetist|surgical tech|scrub tech|detective|sheriff|deputy|corrections officer|probation officer|"
+    r"ski instructor|swim coach|au pair|babysitter|daycare worker|childcare worker|caseworker|case manager|chaplain|"
+    r"pastor|priest|rabbi|urban planner|civil engineer|mechanical engineer|electrical engineer|chemical engineer|"
+    r"structural engineer|aerospace engineer|biomedical engineer|machine learning engineer|ml engineer|data analyst|"
+    r"business analyst|network engineer|systems administrator|database administrator|devops engineer|"
+    r"frontend developer|backend developer|full stack developer|game developer|game designer|project manager|"
+    r"program manager|scrum master|actuary|underwriter|claims adjuster|loan officer|financial advisor|CPA|"
+    r"bank teller|teller|mortgage broker|stockbroker|insurance agent|real estate agent|property manager|event planner|"
+    r"wedding planner|interior designer|fashion designer|ui designer|product designer|web designer|art director|"
+    r"creative director|publicist|social media manager|community manager|marketing manager|account manager|"
+    r"account executive|sales associate|retail associate|customer service rep|call center agent|support agent|"
+    r"virtual assistant|executive assistant|office manager|court reporter|public defender|prosecutor|legal assistant|"
+    r"speech pathologist|speech therapist|occupational therapist|physical therapist|respiratory therapist|"
+    r"physiotherapist|radiographer|radiology tech|x-ray tech|ultrasound tech|sonographer|phlebotomist|dietitian|"
+    r"nutritionist|chiropractor|optician|audiologist|anesthesiologist|pediatrician|cardiologist|dermatologist|"
+    r"oncologist|neurologist|doula|orderly|pharmacy tech|pharmacy technician|dental hygienist|orthodontist|"
+    r"ophthalmologist|med student|nursing student|law student|medical student|ER nurse|ICU nurse|travel nurse"
 )
-TEACH_LEVELS = (r"kindergarten|preschool|pre-k|daycare|elementary(?: school)?|middle school|high school|"
+TEACH_SUBJECTS = (r"chem(?:istry)?|bio(?:logy)?|physics|math|maths|english|history|science|art|music|spanish|french|german|"
+                  r"latin|pe|gym|band|drama|econ(?:omics)?|civics|geography|computer\s+science|cs|social\s+studies|ela|reading|"
+                  r"theater|theatre|ceramics|choir|health|algebra|geometry|calculus|stats|statistics|psych(?:ology)?")
+TEACH_LEVELS = (r"(?:kindergarten|preschool|elementary(?: school)?|middle school|high school|college|\d+(?:st|nd|rd|th) grade|"
+                r"first grade|second grade|third grade|fourth grade|fifth grade|sixth grade|seventh grade|eighth grade|ap)\s+"
+                r"(?:" + TEACH_SUBJECTS + r")|chem|bio|econ|maths|geography|drama|social studies|algebra|geometry|calculus|"
+                r"seventh grade|eighth grade|"
+                r"kindergarten|preschool|pre-k|daycare|elementary(?: school)?|middle school|high school|"
                 r"\d+(?:st|nd|rd|th) grade|first grade|second grade|third grade|fourth grade|fifth grade|"
                 r"sixth grade|special ed(?:ucation)?|esl|math|science|english|history|art|music|"
                 r"chemistry|biology|physics|spanish|french|pe|yoga|piano|swimming")
 RELATIONS = (r"best friend|bestie|girlfriend|boyfriend|partner|fianc[ée]e?|husband|wife|spouse|"
              r"roommate|flatmate|friend|sister|brother|sis|bro|mom|mum|mother|dad|father|son|daughter|"
              r"grandma|grandpa|grandmother|grandfather|granny|nana|lola|lolo|aunt|uncle|cousin|niece|"
-             r"nephew|boss|coworker|co-worker|colleague|therapist|mentor|stepmom|stepdad|baby|kid|ex")
+             r"nephew|boss|coworker|co-worker|colleague|therapist|mentor|stepmom|stepdad|baby|kid|ex|"
+             r"neighbor|neighbour|next-door neighbor|next door neighbor|landlord|landlady|classmate|teammate|bandmate|"
+             r"housemate|stepsister|stepbrother|stepson|stepdaughter|half-sister|half-brother|godmother|godfather|"
+             r"godson|goddaughter|grandson|granddaughter|mother-in-law|father-in-law|sister-in-law|brother-in-law|"
+             r"twin|twin sister|twin brother|bff|ex-wife|ex-husband|ex-girlfriend|ex-boyfriend|hubby|wifey|childhood friend|"
+             r"college roommate|old roommate|lab partner|study buddy|gym buddy|pen pal|penpal|tutor|sponsor|godparent")
 PETS = (r"cat|dog|puppy|kitten|kitty|pup|bunny|rabbit|hamster|parrot|bird|fish|turtle|horse|guinea pig|lizard|snake|"
         r"golden retriever|retriever|labrador|lab|poodle|husky|corgi|beagle|pug|terrier|german shepherd|shepherd|"
         r"bulldog|dachshund|chihuahua|border collie|collie|greyhound|tabby|siamese|ferret|gecko|cockatiel|budgie")
@@ -87,7 +126,9 @@ def longest_first(alternation: str) -> str:
 
 JOBS, RELATIONS, PETS = longest_first(JOBS), longest_first(RELATIONS), longest_first(PETS)
 MOODS = (r"isolated|lonely|alone|stressed(?: out)?|anxious|depressed|overwhelmed|burnt out|burned out|"
-         r"exhausted|miserable|heartbroken|hopeless|drained|empty|numb|unmotivated|burnt-out|homesick|insecure")
+         r"exhausted|miserable|heartbroken|hopeless|drained|empty|numb|unmotivated|burnt-out|homesick|insecure|"
+         r"nervous|worried|frustrated|upset|devastated|crushed|gutted|discouraged|defeated|restless|on edge|"
+         r"grieving|ashamed|jealous|fried|wiped out|run down|stretched thin|antsy|panicky")
 STYLE_TOPICS = [
     (r"question", "questions"), (r"emoji|emoticon|smiley", "emoji"),
     (r"joke|jok|humou?r|funny|puns?\b|sarcas|banter|playful", "humor"),
@@ -95,6 +136,7 @@ STYLE_TOPICS = [
     (r"short|long|brief|concise|length|wall of text|paragraph|essay|rambl|wordy|verbose|sentence", "length"),
     (r"quote|pep talk|motivational|platitude|clich|therapy[\s-]+(?:speak|talk)|toxic positivity|silver lining", "motivation"),
     (r"list|bullet", "format"),
+    (r"lower[\s-]*case|upper[\s-]*case|capital|caps\b|punctuation", "case"),
     (r"formal|casual|tone|gentle|cheerful|upbeat|positive|serious|direct|honest|blunt|sugarcoat|soften|warm", "tone"),
     (r"call(?:ing)? me|name", "address"), (r"swear|curs", "swearing"), (r"apolog|sorry", "apologies"),
     (r"metric|imperial|grams?\b|celsius|fahrenheit|units|kilos?\b|pounds|miles|cups", "units"),
@@ -104,7 +146,8 @@ STYLE_TOPICS = [
 STYLE_NOUN = re.compile(
     r"question|emoji|emoticon|smiley|joke|humou?r|puns?\b|sarcas|banter|exclamation|advice|suggestion|"
     r"lectur|preach|short|long|brief|concise|wall of text|paragraph|essay|rambl|wordy|verbose|list|"
-    r"bullet|formal|casual|tone|gentle|swear|curs|apolog|sorry|messages?|repl(?:y|ies)|answers?|sentences?|direct|"
+    r"bullet|formal|casual|tone|gentle|swear|curs|apolog|sorry|messages?|lower[\s-]*case|upper[\s-]*case|capital\s+letters|"
+    r"all\s+caps|caps\s+lock|punctuation|exclamation\s+(?:points|marks)|hashtags|gifs|slang|abbreviations|repl(?:y|ies)|answers?|sentences?|direct|"
     r"honest|blunt|supportive|encouraging|sugarcoat|soften|patient|warm|"
     r"quotes?|pep\s+talks?|motivational|platitudes?|clich|therapy[\s-]+(?:speak|talk)|positivity|silver\s+lining|"
     r"responses?|texts?|tell(?:ing)?\s+me\s+to|remind(?:ing)?\s+me\s+to|(?:giv(?:e|ing)|send(?:ing)?)\s+me\s+(?:[\w-]+\s+)?"
@@ -192,7 +235,7 @@ def _b_age_range(m: re.Match, text: str) -> Candidate | None:
 
 def _b_job(m: re.Match, text: str) -> Candidate | None:
     job = m["job"].strip()
-    art = "an" if job[:1].lower() in "aeiou" else "a"
+    art = _article(job)
     where = _where(m)
     return candidate("profile", f"Works as {art} {job}{where}", _q(m, text), "profile:job")
 
@@ -227,9 +270,44 @@ def _b_not_job(m: re.Match, text: str) -> Candidate | None:
     return candidate("profile", f"No longer works as a {m['job']}", _q(m, text), "profile:job", polarity=-1)
 
 
+def _article(word: str) -> str:
+    return "an" if re.match(r"[aeio]|u(?!x|i\b|ser|ni|ti|r[oa]|s)|8|11\b|18\b|(?-i:RN|LPN|ER|ICU|MRI|NP)\b", word, I) and \
+        not re.match(r"eu|one\b", word, I) else "a"
+
+
 def _b_teach(m: re.Match, text: str) -> Candidate | None:
     level = m["level"].strip()
-    return candidate("profile", f"Works as a {level} teacher", _q(m, text), "profile:job")
+    return candidate("profile", f"Works as {_article(level)} {level} teacher", _q(m, text), "profile:job")
+
+
+HYPOTHETICAL_BEFORE = re.compile(r"\b(?:imagine|imagining|never|could|would|wouldn't|couldn't|dream\w*|thinking|think|"
+                                 r"considering|consider|about|like|if|what|how|not|want|wanted|wanna|hope|hoping|"
+                                 r"plan\w*|become|becoming|try\w*|idea\s+of|instead\s+of|rather)\b\W*(?:\w+\W+)?$", I)
+
+
+def _b_being_job(m: re.Match, text: str) -> Candidate | None:
+    """"being a pharmacist on 4 hrs of sleep ..." said of oneself: the user's job."""
+    before = text[max(0, m.start() - 30):m.start()]
+    after = text[m.end():m.end() + 25]
+    clause = re.split(r"[.!?;,\n]", text[:m.start()])[-1]
+    if HYPOTHETICAL_BEFORE.search(before) or re.match(r"\s+(?:must|sounds|seems|looks|would|could|might|is\s+(?:a|the)\s+dream)\b", after, I) \
+            or not re.search(r"\b(?:I|I'm|im|my|me)\b", text, I) or \
+            re.search(r"\b(?:he|she|they|his|her|their|you|your|my\s+(?:" + RELATIONS + r"))\b|\b[A-Z][a-z]+\s+(?:loves|hates|likes|is)\b", clause, I):
+        return None
+    return _b_job(m, text)
+
+
+def _b_job_aside(m: re.Match, text: str) -> Candidate | None:
+    """A job given in passing after a first-person work cue: "since i work from home (ux writer, ...)"."""
+    before = text[max(0, m.start() - 60):m.start()]
+    if not re.search(r"\bI\s+(?:\w+\s+)?(?:work|freelance|started|quit|got\s+hired)\b|\bmy\s+(?:job|work|day\s+job)\b", before, I):
+        return None
+    return _b_job(m, text)
+
+
+def _b_job_here(m: re.Match, text: str) -> Candidate | None:
+    """"Pharmacist here, ..." / "tired nurse here": the speaker introducing their job."""
+    return _b_job(m, text)
 
 
 def _b_job_verb(m: re.Match, text: str) -> Candidate | None:
@@ -369,7 +447,7 @@ PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
                 r"[2-6]0s)\b", I), _b_age_range),
     (re.compile(r"\bI(?:'m|\s+am)\s+(?:not|no longer)\s+(?:a|an)\s+(?P<job>" + JOBS + r")\b"
                 r"(?:\s+(?:anymore|any more))?", I), _b_not_job),
-    (re.compile(r"\b(?:I'm|I\s+am|im)\s+(?:now\s+|currently\s+|actually\s+|still\s+)?(?:a|an)\s+"
+    (re.compile(r"\b(?:I'm|I\s+am|im)\s+(?:(?:now|currently|actually|still|officially|finally|technically|also)\s+)*(?:a|an)\s+"
                 r"(?P<job>(?:[\w-]+\s+){0,2}?(?:" + JOBS + r"))\b"
                 r"(?P<where>\s+(?:at|for|in|to|with)\s+(?:(?:St|Mt|Ft|Dr)\.\s*)?[^,.!?;\n]{2,40}?)?(?=\s*(?:[,.!?;)]|—|$)|\s+(?:and|but|so|lol|now)\b)", I),
      _b_job),
@@ -379,6 +457,12 @@ PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
                 r"(?=\s*(?:[,.!?;)]|$)|\s+(?:and|but|so|lol|now)\b|\s*[^\w\s])", I), _b_job),
     (re.compile(r"\bbeing\s+(?:a|an)\s+(?P<job>(?:[\w-]+\s+){0,2}?(?:" + JOBS + r"))\s+(?:is|has\s+been|can\s+be|was)\b", I),
      _b_job),
+    (re.compile(r"\bbeing\s+(?:a|an)\s+(?P<job>(?:[\w-]+\s+){0,2}?(?:" + JOBS + r"))\s+(?=(?:on|with|during|through|at|in|while|"
+                r"after|before|this|these|today|right\s+now|lately)\b)", I), _b_being_job),
+    (re.compile(r"\(\s*(?:(?:a|an)\s+)?(?P<job>(?:[\w-]+\s+){0,2}?(?:" + JOBS + r"))\s*(?=[,;)]|\s+(?:aka|btw|lol)\b)", I), _b_job_aside),
+    (re.compile(r"(?:^|[.!?]\s+)(?:(?:hi|hey|hello|ok|so|yeah)[,!]?\s+)?(?:(?:(?:just\s+)?(?:a|an)|fellow|tired|exhausted|burnt[- ]out|"
+                r"burned[- ]out|overworked|retired|former|new|lonely|sleepy|broke)\s+)?(?P<job>(?:[\w-]+\s+){0,1}?(?:" + JOBS + r"))\s+here\b"
+                r"(?!\s+(?:is|was|are|were|said|says|told|and\s+there|at|in|to|for))", I), _b_job_here),
     (re.compile(r"\bI\s+(?:really\s+|absolutely\s+|honestly\s+)*(?:love|like|enjoy|hate|miss)\s+being\s+(?:a|an)\s+"
                 r"(?P<job>(?:[\w-]+\s+){0,2}?(?:" + JOBS + r"))\b(?!\s+(?:friend|mom|dad|parent|sister|brother|kid))", I), _b_job),
     (re.compile(r"\bI\s+(?P<verb>run|own|manage)\s+(?P<rest>(?:a|an|my\s+own|our|the)\s+(?:[\w-]+\s+){0,2}?(?:bakery|cafe|café|"
@@ -411,10 +495,16 @@ PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
      _b_teach),
     (re.compile(r"\bI\s+(?P<verb>do|run|manage|own)\s+(?P<rest>(?:the\s+|a\s+|an\s+|my\s+own\s+)?[\w-]+(?:\s+[\w-]+)?"
                 r"\s+(?:for|at)\s+[^,.!?;\n]{2,50}?)(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol)\b)", I), _b_job_verb),
-    (re.compile(r"\bI\s+(?P<verb>drive|cook|write|code|design|clean|deliver|bartend|volunteer|nanny|tutor|edit|build)\s+"
+    (re.compile(r"\bI\s+(?P<verb>drive|cook|write|code|design|clean|deliver|bartend|volunteer|nanny|tutor|edit|build|teach|"
+                r"waitress|babysit|coach|serve)\s+"
                 r"(?P<rest>(?:[\w-]+\s+)?(?:for|at)\s+(?:(?:a|an|the)\s+(?:[\w-]+\s+){0,2}?(?:company|firm|agency|startup|hospital|"
-                r"school|restaurant|bank|store|shop|cafe|bar|hotel|magazine|newspaper|studio|nonprofit|charity|clinic|"
-                r"warehouse|app|service)|[A-Z][\w'&-]*(?:\s+[A-Z][\w'&-]*)*))", I), _b_job_verb),
+                r"school|restaurant|bank|store|shop|cafe|bar|pub|brewery|diner|hotel|magazine|newspaper|studio|nonprofit|charity|clinic|"
+                r"warehouse|app|service|college|university|academy|daycare|gym|salon|club|lounge|bistro|bakery)|(?-i:[A-Z])[\w'&-]*"
+                r"(?:\s+(?-i:[A-Z])[\w'&-]*)*)(?:\s+(?:in|downtown\s+in)\s+(?-i:[A-Z])[\w'.-]*(?:\s+(?-i:[A-Z])[\w'.-]*)?)?)", I), _b_job_verb),
+    (re.compile(r"\bI\s+(?:(?:still|currently|now|mostly|just)\s+)?(?P<verb>work)\s+(?P<rest>(?:the\s+)?(?:front\s+desk|register|"
+                r"cash\s+register|counter|reception|door|bar|kitchen|grill|fryer|floor|help\s+desk|deli\s+counter|night\s+desk|drive[- ]thru|"
+                r"checkout|phones)\s+(?:at|for|in)\s+(?:(?:a|an|the|my)\s+)?[\w'&-]+(?:\s+[\w'&-]+){0,3}?)"
+                r"(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol|now|mostly)\b)", I), _b_job_verb),
     (re.compile(r"(?:^|[.!?,]\s*)(?:currently\s+|now\s+)?(?P<how>living|based)\s+in\s+"
                 r"(?P<place>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,2})"), _b_city),
     (re.compile(r"(?i:(?:^|[.!?,]\s*)(?:currently\s+|now\s+)?working\s+as\s+(?:a|an)\s+)(?P<job>[^,.!?;\n]{2,40}?)"
@@ -535,11 +625,12 @@ def _b_your_messages(m: re.Match, text: str) -> Candidate | None:
     return candidate("feedback", f"Finds the companion's {m['what'].lower()} too {adj}", _q(m, text), style_topic(adj))
 
 
-REQ_VERBS = (r"(?:stop|quit|avoid|not|start|try\s+to|tone\s+down|tone\s+it\s+down\s+with|cut\s+(?:down|back)\s+on|"
+REQ_VERBS = (r"(?:stop|quit|avoid|not|start|try\s+to|tone\s+down|chill(?:\s+out)?\s+(?:on|with)|ease\s+off(?:\s+on)?|"
+             r"dial\s+(?:it\s+)?(?:back|down)(?:\s+on)?|go\s+lighter\s+on|lighten\s+up\s+on|type|tone\s+it\s+down\s+with|cut\s+(?:down|back)\s+on|"
              r"cut\s+out|use\s+(?:less|fewer|more)|be\s+(?:more|less)|keep|go\s+easy\s+on|lay\s+off|ease\s+up\s+on|"
              r"skip|drop|ditch|lose|limit|write|answer|reply|respond|talk|speak|send|use|give)\b")
 FEEDBACK_RULES: list[tuple[re.Pattern[str], Builder]] = [
-    (re.compile(r"\b(?:can|could|would|will)\s+you\s+(?:please\s+|maybe\s+|pls\s+|just\s+|kindly\s+|try\s+and\s+)*"
+    (re.compile(r"\b(?:can|could|would|will)\s+(?:you|u|ya)\s+(?:please\s+|plz\s+|maybe\s+|pls\s+|just\s+|kindly\s+|try\s+and\s+)*"
                 r"(?P<req>" + REQ_VERBS + r"[^?.!\n]*)", I), _b_request),
     (re.compile(r"\b(?P<job>(?:[\w-]+\s+)?(?:" + JOBS + r"))\s+life\b(?!\s+(?:insurance|coach))", I), _b_job),
     (re.compile(r"\b(?:you\s+can|feel\s+free\s+to)\s+(?:just\s+|totally\s+)?"
@@ -550,7 +641,9 @@ FEEDBACK_RULES: list[tuple[re.Pattern[str], Builder]] = [
                 r"memes|bad\s+words)\s+(?:is|are)\s+(?:(?:totally|completely|honestly|actually|also|100%)\s+)?(?:fine|ok|okay|welcome|"
                 r"allowed|cool)\b", I), _b_allowed),
     (re.compile(r"(?:^|[.!?:]\s*|,\s*|\b(?:also|and|oh|but|so|pls|please|ok|okay)\s+)(?:please\s+|pls\s+|just\s+)?"
-                r"(?P<req>(?:stop|quit|don't|do\s+not|never|avoid|tone\s+down|go\s+easy\s+on|ease\s+up\s+on|lay\s+off|hold\s+off\s+on|less|fewer|no\s+more|no(?=\s+[\w\s-]{2,30}?\s+please)|cut\s+(?:out|back\s+on|"
+                r"(?P<req>(?:stop|quit|don't|do\s+not|never|avoid|tone\s+down|go\s+easy\s+on|ease\s+up\s+on|lay\s+off|"
+                r"chill(?:\s+out)?\s+(?:on|with)|dial\s+(?:it\s+)?(?:back|down)\s+on|ease\s+off(?:\s+on)?|go\s+lighter\s+on|"
+                r"lighten\s+up\s+on|hold\s+off\s+on|less|fewer|no\s+more|no(?=\s+[\w\s-]{2,30}?\s+please)|cut\s+(?:out|back\s+on|"
                 r"down\s+on)|keep|be\s+(?:more|less)|use\s+(?:less|fewer|more))\b[^?.!\n]*)", I), _b_request),
     (re.compile(r"\bI(?:'d|\s+would)\s+(?:rather|prefer)\s+(?:it\s+if\s+)?you\s+(?P<req>(?:didn't|did\s+not|don't|not|wouldn't|"
                 r"stopped|used|kept|were|just|talked|spoke|asked)\b[^.!?\n]*)", I), _b_rather_you),

@@ -7,11 +7,14 @@ turns the match into one atomic third-person sentence with its reconciliation to
 from __future__ import annotations
 
 import re
+from datetime import date
 
+from memory.dates import find_dates
 from memory.records import Candidate
 from memory.rules_common import ACTIVITIES, activity_key, candidate, drop_fillers, norm_object, third_person
-from memory.rules_en import OBJ, RELATIONS, Builder, I, _ok_obj, _q
-from memory.rules_en_social import NOT_NAMES
+from memory.rules_en import OBJ, PETS, RELATIONS, Builder, I, _ok_obj, _q
+from memory.rules_en_social import NOT_NAMES, _predicate
+from memory.rules_events import EVENT_EN
 
 # ---------------------------------------------------------------- routines
 
@@ -333,4 +336,67 @@ MORE_PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
                 r"high\s+school|[A-Z][\w]+))", I), _b_school_year),
 ]
 
-EN_LIFE_TABLES = (ROUTINE_RULES, LIFE_RULES, PEOPLE_RULES, MORE_PROFILE_RULES)
+# ---------------------------------------------------------------- dated news about someone close
+
+PERSON = (r"(?i:\b(?:my|our)\s+(?:(?:older|younger|little|big|baby|twin|step)\s+)?)(?P<rel>(?i:" + RELATIONS + "|" + PETS + r"))"
+          r"(?:\s+(?P<pname>(?-i:[A-ZÀ-Ö][a-zß-öø-ÿ]+)))?")
+PERSON_EVENT_VERB = (r"graduates|is\s+graduating|gets\s+married|is\s+getting\s+married|retires|is\s+retiring|turns\s+\d{1,3}|"
+                     r"is\s+turning\s+\d{1,3}|has\s+to\s+(?:get|have|go\s+in\s+for)|is\s+getting|is\s+having|has\s+(?:a|an|his|her|their|"
+                     r"its|the)|starts|is\s+starting|comes\s+home|is\s+coming\s+home|is\s+coming\s+back|flies\s+in|is\s+flying\s+in|"
+                     r"arrives|lands|gets\s+back|is\s+due|goes\s+in\s+for|is\s+going\s+in\s+for|deploys|is\s+deploying|is\s+moving|"
+                     r"moves\s+(?:in|out|to)|gets\s+out|is\s+getting\s+out|is\s+being\s+(?:discharged|released|baptized|christened)|"
+                     r"gets\s+(?:discharged|released|baptized|christened|sworn\s+in)")
+AHEAD = re.compile(r"\s*(?:(?:on|this|next|coming)\s+|tomorrow\b|in\s+(?:\d+|a|an|two|three|four|five|six)\s+(?:days?|weeks?|months?)\b|"
+                   r"(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b)", I)
+
+
+def _date_right_after(text: str, pos: int) -> tuple[int, int] | None:
+    """The span of a forward-looking date phrase that starts at `pos` (tense already says it is ahead)."""
+    if not AHEAD.match(text, pos):
+        return None
+    for d in find_dates(text[pos:pos + 45], date(2000, 1, 1)):
+        if not text[pos:pos + d.start].strip():
+            return pos + d.start, pos + d.end
+    return None
+
+
+def _who(m: re.Match) -> str:
+    rel = re.sub(r"\s+", " ", m["rel"].lower())
+    return f"{rel} {m['pname']}" if m["pname"] and m["pname"] not in NOT_NAMES else rel
+
+
+def _b_their_event(m: re.Match, text: str) -> Candidate | None:
+    """"my dad's knee replacement is on the 14th": a dated event of someone close."""
+    span = _date_right_after(text, m.end())
+    what = m["what"].strip()
+    if not span or EVENT_EN.search(what) or re.match(r"(?:birthday|bday|b-day)$", what, I):
+        return None  # the event rules already read the usual event words
+    when = text[span[0]:span[1]].strip()
+    return candidate("event", f"{_who(m)[:1].upper()}{_who(m)[1:]}'s {what} {when}", text[m.start():span[1]],
+                     f"event:{norm_object(_who(m) + ' ' + what)}")
+
+
+def _b_person_dated(m: re.Match, text: str) -> Candidate | None:
+    """"my brother Caleb graduates from the police academy on May 29th": said like the news about them."""
+    rest = m["pred"]
+    found = None
+    for d in find_dates(rest, date(2000, 1, 1)):
+        found = d
+        break
+    if not found or EVENT_EN.search(rest[:found.start]) and not re.match(r"\s*(?:graduates|retires|turns)", rest, I):
+        return None
+    pred = _predicate(rest[:found.end])
+    if m["pname"] and m["pname"] not in NOT_NAMES:
+        content = f"{m['rel'].lower()} {m['pname']} {pred}"
+    else:
+        content = f"{m['rel'].lower()} {pred}"
+    return candidate("event", content, text[m.start():m.start("pred") + found.end],
+                     f"event:{norm_object(_who(m))} {norm_object(pred[:found.start].split(' on ')[0])[:40]}")
+
+
+PERSON_EVENT_RULES: list[tuple[re.Pattern[str], Builder]] = [
+    (re.compile(PERSON + r"['’]s\s+(?P<what>(?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:is|'s|will\s+be|happens)(?=\s)"), _b_their_event),
+    (re.compile(PERSON + r",?\s+(?P<pred>(?i:" + PERSON_EVENT_VERB + r")\b[^.!?;\n]{0,70})"), _b_person_dated),
+]
+
+EN_LIFE_TABLES = (ROUTINE_RULES, LIFE_RULES, PEOPLE_RULES, MORE_PROFILE_RULES, PERSON_EVENT_RULES)

@@ -256,7 +256,7 @@ PREFERENCE_RULES: list[tuple[re.Pattern[str], Builder]] = [
 
 REL_LEAD = (r"(?i:\b(?:my|our)\s+(?:(?:older|younger|little|big|baby|twin|new|old|dear|sweet|elderly|senior|rescue|"
             r"black|white|orange|grey|gray|fluffy|tiny|golden)\s+)*)")
-NAME = r"(?P<name>[A-Z][a-z]+)\b(?!['’]\w)"
+NAME = r"(?P<name>[A-ZÀ-Ö][a-zß-öø-ÿ]+(?:-[A-Z][a-z]+)?)(?![\w'’]\w|[\w])"
 TIME_TAIL = re.compile(r"\s+(?:this|last)\s+(?:week|month|year)$|\s+(?:lately|recently|today|yesterday)$", I)
 NOT_NAMES = frozenset("Mom Mum Dad Mother Father Grandma Grandpa Sis Bro God Jesus Monday Tuesday Wednesday "
                       "Thursday Friday Saturday Sunday January February March April June July August September "
@@ -264,7 +264,8 @@ NOT_NAMES = frozenset("Mom Mum Dad Mother Father Grandma Grandpa Sis Bro God Jes
 
 
 def _predicate(rest: str) -> str:
-    rest = re.split(r"[,;:]|\s+(?:and|but|so|because|cause|though)\s+(?:I|I'm|I've|it|we)\b|\s+-\s", rest)[0]
+    rest = re.split(r"[,;:]|\s+(?:and|but|so|because|cause|though)\s+(?:(?:now|then|also|still)\s+)?(?:I|I'm|im|I've|it|we)\b|\s+-\s",
+                    rest, flags=I)[0]
     rest = TIME_TAIL.sub("", drop_fillers(rest.strip()))
     return third_person(rest).strip()
 
@@ -372,7 +373,13 @@ def _reason(sentence: str) -> str:
         rest = third_person(drop_fillers(found["r"]))
         return f"since {GERUNDS[verb]}{' ' + rest if rest else ''}" if verb in GERUNDS else \
             f"since they {verb} {rest}".strip()
+    event = re.search(r"\b(?:ever\s+)?since\s+(?P<e>(?:the|our|this|that|all\s+the)\s+[^,.!?;]{3,30}?)(?=\s+(?:and|but|so|lol)\b|[,.!?;]|$)",
+                      sentence, I)
+    if event:
+        return "since " + third_person(drop_fillers(event["e"]))
     cause = re.search(r"\b(?:because\s+of|because|about|with|over)\s+(?P<c>[^,.!?;]{3,40})", sentence, I)
+    if cause and re.match(r"(?:it|that|this|them|him|her)\b", cause["c"], I):
+        return ""
     return f"about {third_person(drop_fillers(cause['c']))}" if cause else ""
 
 
@@ -390,7 +397,12 @@ def _b_mood(m: re.Match, text: str) -> Candidate | None:
 MOOD_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(r"(?:\bI(?:(?:'ve|\s+have)\s+been(?:\s+feeling)?|(?:'ve|\s+have)?\s*(?:feel|felt|feeling)|'m(?:\s+feeling)?|"
                 r"\s+am(?:\s+feeling)?)|(?:^|[.!?,]\s*)(?:(?:honestly|lately|tbh|ngl)\s+)?(?:been\s+feeling|been|feeling))\s+"
-                r"(?:(?:so|really|pretty|very|kind\s+of|kinda|super|incredibly|extremely|a\s+bit|a\s+little|quite|"
-                r"honestly|genuinely|just|constantly|always|lately|completely|totally)\s+)*(?P<mood>" + MOODS + r")\b", I),
+                r"(?:(?:so+|really|pretty|very|kind\s+of|kinda|super|incredibly|extremely|a\s+bit|a\s+little|quite|"
+                r"honestly|genuinely|just|constantly|always|lately|completely|totally|way|more|even|a\s+lot|lowkey|"
+                r"highkey|beyond|absolutely|utterly|seriously|insanely|crazy|hella|mega|all)\s+)*(?P<mood>" + MOODS + r")\b", I),
+     _b_mood),
+    (re.compile(r"\bI(?:'ve|\s+have)\s+(?:(?:just|really|honestly|genuinely|lowkey|always|literally)\s+)+been\s+"
+                r"(?:(?:so+|really|pretty|very|kind\s+of|kinda|super|incredibly|extremely|a\s+bit|a\s+little|quite|"
+                r"honestly|genuinely|constantly|completely|totally|way)\s+)*(?P<mood>" + MOODS + r")\b", I),
      _b_mood),
 ]

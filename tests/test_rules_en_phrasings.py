@@ -1,0 +1,105 @@
+"""English phrasings of casual chat: each pattern with the look-alikes it must leave alone."""
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from memory.records import Candidate
+from memory.rules import extract_candidates
+from memory.validate import validate
+
+TODAY = date(2026, 4, 6)  # a Monday
+
+
+def kept(text: str, today: date = TODAY) -> list[Candidate]:
+    """Rules + validators on one message, as the pipeline runs them."""
+    good, _ = validate(extract_candidates(text, None, today), text, None, today)
+    return good
+
+
+def shown(cands: list[Candidate]) -> list[tuple[str, str, str | None]]:
+    return [(c.category, c.content, c.topic) for c in cands]
+
+
+# (message, category, words the content must contain, topic or None)
+POSITIVE = [
+    # jobs said in passing
+    ("i opened the pharmacy half asleep. being a pharmacist on 4 hrs of sleep should be illegal", "profile", ["pharmacist"], "profile:job"),
+    ("my feet are killing me, being a line cook on a saturday night is no joke", "profile", ["line cook"], "profile:job"),
+    ("since i work from home (ux writer, aka the button-label person) i'm always home", "profile", ["ux writer"], "profile:job"),
+    ("nurse here, 12 hour shifts are brutal", "profile", ["nurse"], "profile:job"),
+    ("exhausted paramedic here lol", "profile", ["paramedic"], "profile:job"),
+    ("i'm officially a dental hygienist now", "profile", ["dental hygienist"], "profile:job"),
+    ("I'm finally a registered nurse", "profile", ["registered nurse"], "profile:job"),
+    ("i bartend at a cocktail bar in Austin", "profile", ["bartends", "Austin"], "profile:job"),
+    ("I teach at a community college", "profile", ["teaches", "college"], "profile:job"),
+    ("i work the front desk at a dental clinic", "profile", ["front desk", "dental clinic"], "profile:job"),
+    ("the glamour of teaching high school chem", "profile", ["high school chem teacher"], "profile:job"),
+    ("I teach 8th grade math", "profile", ["an 8th grade math teacher"], "profile:job"),
+    # style requests
+    ("hey can u chill on the emojis a bit? one is fine but five is a lot", "feedback", ["emojis"], "feedback:emoji"),
+    ("chill on the emojis pls", "feedback", ["emojis"], "feedback:emoji"),
+    ("also can u type in all lowercase with me? capital letters feel like yelling", "feedback", ["lowercase"], "feedback:case"),
+    ("could you dial it back on the exclamation points", "feedback", ["exclamation"], "feedback:exclamation"),
+    # moods
+    ("i've just been so burnt out since the merger", "relationship", ["burnt out", "merger"], "relationship:mood"),
+    ("i'm way more nervous about the surgery than he is", "relationship", ["nervous"], "relationship:mood"),
+    ("I'm so frustrated with my landlord", "relationship", ["frustrated"], "relationship:mood"),
+    # people
+    ("my best friend Inès got me into board games", "relationship", ["Inès"], "relationship:inès"),
+    ("my neighbor Gretchen is honestly the sweetest", "relationship", ["Gretchen"], "relationship:gretchen"),
+    ("my sister-in-law Priya is visiting", "relationship", ["Priya"], "relationship:priya"),
+]
+
+
+@pytest.mark.parametrize("text,category,words,topic", POSITIVE)
+def test_phrasing_is_read(text, category, words, topic):
+    hits = [c for c in kept(text) if c.category == category and all(w.lower() in c.content.lower() for w in words)]
+    assert hits, shown(kept(text))
+    assert topic is None or hits[0].topic == topic, shown(hits)
+    assert hits[0].quote in text
+
+
+# (message, today, category, words, words that must be gone)
+EVENTS = [
+    ("my dad's knee replacement is on the 14th", date(2026, 4, 3), ["2026-04-14", "knee replacement"], "the 14th"),
+    ("my cousin Lucía's quinceañera is on the 3rd of next month", date(2026, 1, 28), ["2026-02-03", "Lucía"], "next month"),
+    ("my brother Caleb graduates from the police academy on May 29th!!", date(2026, 5, 2), ["2026-05-29", "Caleb"], None),
+    ("my dog Pretzel has to get his teeth cleaned on the 22nd", date(2026, 5, 2), ["2026-05-22", "teeth"], None),
+    ("my mom is having her gallbladder out next Tuesday", TODAY, ["2026-04-14", "gallbladder"], "next Tuesday"),
+]
+
+
+@pytest.mark.parametrize("text,today,words,gone", EVENTS)
+def test_dated_news_about_someone_is_an_event(text, today, words, gone):
+    events = [c for c in kept(text, today) if c.category == "event"]
+    hits = [c for c in events if all(w.lower() in c.content.lower() for w in words)]
+    assert hits, shown(kept(text, today))
+    assert hits[0].event_date == date.fromisoformat(words[0])
+    assert gone is None or gone not in hits[0].content
+    assert len(events) == 1, shown(events)
+
+
+# (message, words no memory may contain)
+LOOKALIKES = [
+    ("imagine being a surgeon on 4 hours of sleep", ["surgeon"]),
+    ("being a nurse must be exhausting", ["nurse"]),
+    ("my mom is a nurse", ["Works as"]),
+    ("my sister loves being a nurse on nights", ["Works as"]),
+    ("the nurse here was so rude to me", ["nurse"]),
+    ("i met my friend (a nurse, lovely person) yesterday", ["Works as"]),
+    ("can u chill on the couch with me", ["couch"]),
+    ("can you text my mom for me", ["mom"]),
+    ("can u type faster lol", ["faster"]),
+    ("I'm lost, which bus goes downtown?", ["lost"]),
+    ("my dad's knee replacement was on the 1st", ["knee"]),
+    ("my brother has a car", ["car"]),
+    ("is your birthday on the 14th?", ["birthday"]),
+]
+
+
+@pytest.mark.parametrize("text,wrong", LOOKALIKES)
+def test_lookalike_stays_out(text, wrong):
+    bad = [c.content for c in kept(text) if any(w.lower() in c.content.lower() for w in wrong)]
+    assert not bad, bad
