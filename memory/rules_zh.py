@@ -35,7 +35,20 @@ JOB_SUFFIX = (r"老师|教师|医生|护士|工程师|程序员|设计师|律师
               r"策划|翻译|模特|摄影师|教练|导游|空姐|飞行员|军人|农民|工人|创业者|自由职业者|实习生|管培生|研究员|医师|"
               r"护工|保姆|幼师|辅导员|码农|社工|高中生|初中生|学生|HR|产品经理|律师助理|全职妈妈|全职太太|柜员|店员|收银员|文员|"
               r"职员|专员|助理|前台|导购|行长|科长|处长|总监|主任|组长|店主|理发师|美甲师|化妆师|出纳|审计师|精算师|架构师|博主|"
-              r"UP主|up主|中介|保险经纪人|医药代表|健身教练")
+              r"UP主|up主|中介|保险经纪人|医药代表|健身教练|"
+              # more trades, most specific first where one name ends another
+              r"营养师|建筑师|规划师|造价师|理财师|调酒师|咖啡师|甜点师|面点师|烘焙师|面包师|按摩师|康复师|治疗师|美容师|纹身师|"
+              r"插画师|原画师|动画师|剪辑师|录音师|调音师|灯光师|造型师|发型师|培训师|讲师|教授|副教授|助教|班主任|技师|药师|"
+              r"麻醉师|牙医|兽医|中医|心理医生|陪诊师|整理师|收纳师|花艺师|茶艺师|园艺师|驯犬师|宠物美容师|月嫂|育儿嫂|家政|保洁|"
+              r"电工|焊工|木工|瓦工|水电工|装修工|厨子|帮厨|面点|裁缝|营业员|售货员|业务员|推销员|安检员|乘务员|空乘|列车员|技术员|"
+              r"质检员|检验员|化验员|仓管|操作员|办事员|辅警|协警|消防员|民警|交警|狱警|法官|检察官|书记员|公证员|理赔员|话务员|"
+              r"调度员|播音员|主持人|编剧|导演|制片人|舞者|乐手|鼓手|DJ|网红|自媒体人|带货主播|项目经理|客户经理|产品助理|"
+              r"创始人|合伙人|CEO|CTO|HRBP|猎头|秘书|跟单员|报关员|骑手|网约车司机|出租车司机|货车司机|代驾|物业|小老板|个体户|摊主|"
+              r"家庭主妇|选调生|村官|口译|笔译|文案|美编|画师|漫画家|独立开发者|数据分析师|数据科学家|算法工程师|运维|测试工程师|"
+              r"前端工程师|后端工程师|全栈工程师|交互设计师|视觉设计师|平面设计师|室内设计师|游戏策划|外贸业务员|销售经理|"
+              r"机长|船员|海员|士兵|博士后|律所合伙人|法务|审计|税务师|房产经纪人|置业顾问|理财顾问|顾问|药剂员|检票员|售票员|"
+              r"快递小哥|外卖小哥|配送员|司仪|婚礼策划|化妆师|配音演员|配音员|声优|程序猿|程序媛|攻城狮|设计狗|程序狗|运营狗|产品狗|"
+              r"医学生|实验员|科研人员|护理员|农民工|厂妹|厂弟|流水线工人")
 WORK_FIELD = (r"开发|设计|运营|销售|测试|产品|前端|后端|算法|财务|会计|人事|行政|市场|编辑|咨询|外贸|电商|翻译|审计|数据|"
               r"投行|风控|客服|主播|自媒体|销售|教培|物流|采购|法务|公关|研发|数据分析|剪辑|美工")
 RELS = (r"男朋友|女朋友|男友|女友|老公|老婆|丈夫|妻子|对象|闺蜜|好朋友|好友|朋友|发小|室友|舍友|同事|同学|领导|"
@@ -113,9 +126,22 @@ def _b_hometown(m: re.Match, text: str) -> Candidate | None:
 
 
 def _someone_else(text: str, pos: int) -> bool:
-    """True when the clause before `pos` is about another person ("我朋友在上海当律师")."""
+    """True when the clause before `pos` is about another person ("我朋友在上海当律师"), not the user
+    together with them ("我和闺蜜每个周末都去爬山")."""
     clause = clause_at(text, pos)
-    return bool(re.search(rf"(?:{RELS}|他|她|别人|人家|大家)", text[clause.start:pos]))
+    before = re.sub(rf"我(?:和|跟)(?!你)(?:我的?)?(?:{RELS})?", "我", text[clause.start:pos])
+    return bool(re.search(rf"(?:{RELS}|他|她|别人|人家|大家)", before))
+
+
+def _told_of_someone(text: str, pos: int) -> bool:
+    """True when the clause has no subject and the one before it introduced someone else
+    ("我对象叫小北，在上海做建筑设计": the job is his)."""
+    clause = clause_at(text, pos)
+    if re.match(r"(?:我|现在|目前|如今)", clause.text) or clause.start == 0:
+        return False
+    before = text[:clause.start].rstrip("，, ")
+    prev = clause_at(text, len(before) - 1) if before and before[-1] not in "。！？!?.\n" else None
+    return bool(prev and re.match(rf"(?:我的?|我家)(?:{RELS})|[他她]", prev.text))
 
 
 def _b_job_at(m: re.Match, text: str) -> Candidate | None:
@@ -125,23 +151,28 @@ def _b_job_at(m: re.Match, text: str) -> Candidate | None:
 
 
 def _b_job(m: re.Match, text: str) -> Candidate | None:
-    if _someone_else(text, m.start()):
-        return None
+    if _someone_else(text, m.start()) or re.match(rf"的(?:{RELS}|人|那个|那位)", text[m.end():]):
+        return None  # "我当导演的朋友说": the job is the friend's
     change = re.search(r"(?:^|[，。！？,.!?\s])(?P<c>[^，。！？,.!?]*(?:升职|跳槽|转行|调岗|换工作|换了工作|转正)[^，。！？,.!?]*)[，,]\s*[^，。！？,.!?]*$",
                        text[:m.start()])
     if change:  # "在银行升职了，现在做客户经理": where and how the job changed belongs to it
         start = change.start("c")
         return candidate("profile", zh_clean(text[start:m.end()]), quote_for(text, start, m.end()), "profile:job")
+    where = re.search(rf"在(?P<p>(?:一家|一个|一所)?[{HAN}A-Za-z]{{2,8}})$", text[clause_at(text, m.start()).start:m.start()])
+    if where and m.group(0).startswith("当") and where["p"] not in BAD_PLACE:  # "在一家奶茶店当店员"
+        return candidate("profile", f"在{where['p']}当{m['j']}", _q(m, text), "profile:job")
     return candidate("profile", f"职业是{m['j']}", _q(m, text), "profile:job")
 
 
 def _b_field(m: re.Match, text: str) -> Candidate | None:
-    if _someone_else(text, m.start()):
+    if _someone_else(text, m.start()) or _told_of_someone(text, m.start()):
         return None
     return candidate("profile", f"做{m['j']}工作", _q(m, text), "profile:job")
 
 
 def _b_field_at(m: re.Match, text: str) -> Candidate | None:
+    if _told_of_someone(text, m.start()) or _someone_else(text, m.start()):
+        return None
     if m["p"] in BAD_PLACE or re.match(r"家|公司|单位", m["p"]) or re.search(r"(?<!一)家(?!企)", m["p"]):
         return None
     return candidate("profile", f"在{m['p']}做{m['j']}", _q(m, text), "profile:job")
@@ -177,6 +208,89 @@ def _b_zh_routine(m: re.Match, text: str) -> Candidate | None:
     if lead:
         start = lead.start()
     return candidate("profile", zh_clean(text[start:m.end()]), quote_for(text, start, m.end()), f"profile:routine:{kind}")
+
+
+# ---------------------------------------------------------------- routines, years in a city, job changes
+
+ROUTINE_ACTS = [  # (how people say it, one topic key for all of them)
+    (r"晨跑|夜跑|慢跑|跑步|跑[\d一二三四五六七八九十两]+公里|(?<=去)跑", "跑步"), (r"健身|撸铁|去健身房|力量训练", "健身"),
+    (r"游泳", "游泳"), (r"瑜伽", "瑜伽"), (r"普拉提|[Pp]ilates", "普拉提"), (r"冥想", "冥想"), (r"遛狗", "遛狗"),
+    (r"散步|走路|快走", "散步"), (r"打视频|视频通话|(?<![看刷拍剪])视频|打电话|通电话|煲电话粥", "通话"),
+    (r"背单词|学英语|学日语|练口语", "学语言"), (r"练字|书法", "练字"), (r"练琴|弹琴|练钢琴|弹钢琴|练吉他|弹吉他", "练琴"),
+    (r"骑车|骑行|单车", "骑行"), (r"打(?:篮|羽毛|乒乓|网|排)球|踢球|踢足球", "打球"), (r"写日记|记手账", "日记"),
+    (r"看书|读书|阅读", "阅读"), (r"做饭|带饭", "做饭"), (r"爬山|徒步", "爬山"), (r"跳舞|练舞|跳操|跳绳", "跳舞"),
+    (r"上(?P<cls>[A-Za-z]{2,12}|[\u4e00-\u9fff]{1,4}?)课", "课"), (r"(?<=去)学(?![习到会着了完])(?P<cls2>[\u4e00-\u9fff]{2})", "课"),
+]
+ROUTINE_ACT = "|".join(p for p, _ in ROUTINE_ACTS)
+ROUTINE_WHEN = (r"每(?:天|日|晚|早|周[一二三四五六日天、和及]*|个?星期[一二三四五六日天、和]*|个?礼拜[一二三四五六日天]*|个?周末|个?月)"
+                r"|工作日|周一到周五")
+ROUTINE_MARK = re.compile(r"雷打不动|坚持|固定|准时|风雨无阻|必须|一定|从不间断|都(?:会|要|去|在)?|[\d一二三四五六七八九十两]+点|"
+                          r"周[一二三四五六日天]")
+
+
+def routine_key(act: str) -> str:
+    """One topic for the ways of naming a routine activity (晨跑, 夜跑 -> 跑步; 上Pilates课 -> 普拉提)."""
+    for pattern, key in ROUTINE_ACTS:
+        m = re.fullmatch(pattern, act)
+        if m:
+            return routine_key(m.groupdict().get("cls") or m.groupdict().get("cls2") or "") if key == "课" else key
+    return norm_object(act)
+
+
+def _routine(m: re.Match, text: str, changed: bool) -> Candidate | None:
+    clause = clause_at(text, m.start())
+    said = text[clause.start:clause_at(text, m.end() - 1).end]  # "每周二、周四…" runs over a 、
+    if re.search(r"[吗？?]|如果|要是|假如|打算|准备|计划|想要?|希望|应该|得(?!了)|今天|明天|昨天|这周|下周|上周", said):
+        return None  # a question, a plan or one day, not a routine
+    if _someone_else(text, m.start()) or (not changed and not ROUTINE_MARK.search(text[m.start():m.end()])):
+        return None
+    liked = text[:clause.start]
+    if re.search(r"喜欢|爱|迷上|热爱", liked) and routine_key(m["act"]) in liked:
+        return None  # "我超喜欢跑步，每天晚上都要跑五公里": the like already says it
+    content = re.sub(r"(?<![每\d一二三四五六七八九十到])(?=周[一二三四五六日天](?![末]))", "每", zh_clean(said))
+    return candidate("profile", content, said, f"profile:routine:{routine_key(m['act'])}")
+
+
+def _b_routine(m: re.Match, text: str) -> Candidate | None:
+    """"每周二周四都雷打不动去上Pilates课", "每天早上六点起来晨跑": a habit with its time."""
+    return _routine(m, text, changed=False)
+
+
+def _b_routine_change(m: re.Match, text: str) -> Candidate | None:
+    """"现在改成晚上下班以后去夜跑了": the same routine at a new time (same topic, so it replaces the old one)."""
+    return _routine(m, text, changed=True)
+
+
+def _b_years_in(m: re.Match, text: str) -> Candidate | None:
+    """"来深圳第四年了", "在北京待了五年": where the user lives, and for how long."""
+    if m["p"] in BAD_PLACE or INSTITUTION.search(m["p"]) or re.search(r"家|公司|单位|这|那|哪", m["p"]) or _someone_else(text, m.start()):
+        return None
+    if re.search(r"[吗？?]", text[m.end():m.end() + 3]):
+        return None
+    return candidate("profile", zh_clean(m.group(0)), m.group(0), "profile:city")
+
+
+def _same_place(text: str, end: int) -> str:
+    """The clause after a job change that says what stayed the same ("还是那家奶茶店", "还是做运营")."""
+    after = re.match(r"[^，。！？,.!?]*?[，,！!。]+\s*(?P<c>(?:还是|仍然|依然|也还是|继续)[^，。！？,.!?]{1,12})", text[end:])
+    return "，" + zh_clean(after["c"]) if after else ""
+
+
+def _b_promoted(m: re.Match, text: str) -> Candidate | None:
+    """"我升店长啦！还是那家奶茶店": the job changed (same topic as the old job)."""
+    if _someone_else(text, m.start()) or re.search(r"想|要|希望|争取|能不能|如果|要是|快", text[max(0, m.start() - 3):m.start()]):
+        return None
+    said = m.group(0) if m.group(0).endswith("了") else m.group(0) + "了"
+    return candidate("profile", f"{said}{_same_place(text, m.end())}", _q(m, text), "profile:job")
+
+
+def _b_moved_job(m: re.Match, text: str) -> Candidate | None:
+    """"我跳槽到腾讯了，还是做运营": a new employer (same topic as the old job)."""
+    if _someone_else(text, m.start()) or re.search(r"想|要|打算|准备|考虑|如果|要是", text[max(0, m.start() - 3):m.start()]):
+        return None
+    if m["org"] in BAD_PLACE or re.search(r"[吗？?]", text[m.end():m.end() + 3]):
+        return None
+    return candidate("profile", f"{m['v']}{m['org']}{_same_place(text, m.end())}", _q(m, text), "profile:job")
 
 
 def _b_own_shop(m: re.Match, text: str) -> Candidate | None:
@@ -233,6 +347,13 @@ def _b_age(m: re.Match, text: str) -> Candidate | None:
 
 
 PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
+    (re.compile(rf"(?:升职?|晋升|提拔)(?:成|为|到|当|做)?了?(?:一名|一个|个)?(?P<j>[{HAN}A-Za-z]{{0,4}}?(?:{JOB_SUFFIX}))"), _b_promoted),
+    (re.compile(rf"(?P<v>跳槽到|跳槽去|跳去|跳到|入职|加入)了?(?P<org>[A-Za-z][A-Za-z0-9&.]{{1,15}}|[{HAN}]{{2,6}}?)" + END + r"|了|啦|上班|工作)"),
+     _b_moved_job),
+    (re.compile(rf"(?P<when>{ROUTINE_WHEN})[^，。！？,.!?]{{0,16}}?(?P<act>{ROUTINE_ACT})"), _b_routine),
+    (re.compile(rf"(?:现在|最近|后来)?(?:改成|换成|改到|改在|挪到)了?[^，。！？,.!?]{{0,12}}?(?P<act>{ROUTINE_ACT})"), _b_routine_change),
+    (re.compile(rf"(?:来|到|在)(?P<p>[{HAN}]{{2,6}}?)(?:已经|都|快|差不多)?(?:第(?P<n>[\d一二三四五六七八九十两]{{1,3}})个?年|"
+                rf"(?:待|呆|住|生活|工作|打拼|漂)了?(?:快|差不多|将近|整整)?[\d一二三四五六七八九十两]{{1,3}}年(?:多)?)(?:了|啦)?"), _b_years_in),
     (re.compile(r"(?:我的名字|我名字)(?:叫|是)" + NAME), _b_name),
     (re.compile(r"(?<![你他她])我叫" + NAME), _b_name),
     (re.compile(r"(?P<call>叫我)" + NAME), _b_address),
@@ -365,11 +486,13 @@ def _b_leisure(m: re.Match, text: str) -> Candidate | None:
     """A habit of free time ("周末一般都在家打游戏", "下班后一般会去健身房撸铁")."""
     if re.fullmatch(r"周末|晚上|早上|下班后?|下班回家后?", m["when"]) and not m["adv"]:
         return None  # "周末去爬山" is a plan, not a habit
-    if re.search(r"今天|今晚|明天|明晚|这周|下周|刚才", text[max(0, m.start() - 4):m.start()]):
+    if re.search(r"今天|今晚|明天|明晚|这周|下周|刚才|打算|准备|计划|想|要是|如果", text[max(0, m.start() - 4):m.start()]):
         return None
     if _someone_else(text, m.start()):
         return None
     clause = clause_at(text, m.start("obj"))
+    if re.search(rf"(?:{ROUTINE_WHEN})[^，。！？,.!?]{{0,16}}?(?:{ROUTINE_ACT})", clause.text) and ROUTINE_MARK.search(clause.text):
+        return None  # a fixed routine ("每天早上六点晨跑") is kept as the routine
     content = zh_clean(text[max(clause.start, m.start()):clause.end])
     return candidate("preference", content, _q(m, text), f"preference:{norm_object(m['obj'])}")
 
