@@ -48,7 +48,36 @@ def _b_up_till(m: re.Match, text: str) -> Candidate | None:
     return candidate("profile", f"Usually up until {m['t'].strip()}{doing}", _q(m, text), "profile:routine:bed")
 
 
+WHEN_EVERY = (r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|weekday|weekend|morning|evening|night|day|week|"
+              r"(?:mon|tues|wednes|thurs|fri|satur|sun)day\s+(?:morning|afternoon|evening|night)|other\s+\w+day|single\s+day|"
+              r"work\s+day|workday|friday\s+night|saturday\s+night")
+NOT_A_ROUTINE = re.compile(r"(?:feel|felt|think|wish|want|hate|dread|cry|worry|regret|miss|wonder|can't|cannot|don't|never|forget|"
+                           r"realize|realise|get\s+(?:so|really|more)|am|'m|was|wake\s+up\s+(?:tired|exhausted|sad|anxious)|"
+                           r"swear|somehow|still|just\s+want|tell\s+myself|promise)\b", I)
+
+
+def _b_every(m: re.Match, text: str) -> Candidate | None:
+    """"every sunday morning i do the long run w my running club": a routine."""
+    act = drop_fillers(m["act"].strip())
+    if NOT_A_ROUTINE.match(act) or len(act.split()) < 2:
+        return None
+    when = re.sub(r"\s+", " ", m["when"].strip())
+    when = " ".join(w.capitalize() if w.lower().endswith("day") and w.lower() not in ("day", "workday") else w.lower()
+                    for w in when.split())
+    key = next((k for p, k in ACTIVITIES if re.search(r"\b(?:" + p + r")\b", act, I)), norm_object(" ".join(act.split()[:3])))
+    who = "" if m["who"].lower() == "i" else "they and others "
+    if not who:
+        verb, _, rest = act.partition(" ")
+        verb = {"do": "does", "go": "goes", "have": "has"}.get(verb.lower(), verb if verb.endswith("s") else
+                                                                verb + ("es" if verb.endswith(("sh", "ch", "x")) else "s"))
+        act = f"{verb} {rest}"
+    return candidate("profile", f"Every {when}: {who}{third_person(act)}", _q(m, text), "profile:routine:" + key)
+
+
 ROUTINE_RULES: list[tuple[re.Pattern[str], Builder]] = [
+    (re.compile(r"(?:^|[.!?,;]\s*|\b(?:and|so|also|now|plus)\s+)(?:(?:basically|usually|pretty\s+much)\s+)?every\s+"
+                r"(?P<when>" + WHEN_EVERY + r")\s*,?\s+(?P<who>I|we)\s+(?:(?:usually|always|normally|still|now|try\s+to)\s+)?"
+                r"(?P<act>[a-z][^,.!?;\n]{3,60}?)(?=\s*(?:[,.!?;]|$)|\s+(?:and\s+then|then|but|so|lol|because|cuz)\b)", I), _b_every),
     (re.compile(r"\bI\s+(?P<how>usually|normally|always|typically|often|now|mostly)?\s*(?P<act>hit\s+the\s+gym|go\s+to\s+the\s+gym|"
                 r"work\s+out|go\s+(?:for\s+a\s+)?run|run|swim|do\s+yoga|go\s+climbing|meditate|walk\s+(?:my|the)\s+dog|study)\s+"
                 r"(?P<when>(?:at|around|by)\s+(?:like\s+)?(?:" + TIME + r")|in\s+the\s+(?:mornings?|evenings?|afternoons?)|at\s+night|"
@@ -216,7 +245,9 @@ def fallout(text: str) -> list[Candidate]:
     if not cue:
         return []
     before = text[:cue.end()]
-    who = [m for m in re.finditer(r"(?:^|[.!?]\s+|,\s+)" + NAME + r"\s+" + SUBJECT_VERB, before, I) if _named(m["name"])]
+    who = [m for m in re.finditer(r"(?:^|[.!?]\s+|,\s+)(?:(?:turns\s+out|apparently|so|and|but|then|well|ugh|omg|lol|wow|"
+                                  r"(?:I\s+)?found\s+out|guess\s+what|update)[:,]?\s+)*(?:that\s+)?" + NAME + r"\s+" + SUBJECT_VERB, before, I)
+           if _named(m["name"])]
     if not who:
         return []
     name = who[-1]["name"]
@@ -336,6 +367,53 @@ MORE_PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
                 r"high\s+school|[A-Z][\w]+))", I), _b_school_year),
 ]
 
+# ---------------------------------------------------------------- where the user lives, said in passing
+
+PLACE = r"(?P<place>(?-i:[A-Z])[\w.'-]*(?:\s+(?-i:[A-Z])[\w.'-]*){0,2})"
+YEARS = r"(?:\d{1,2}|a\s+few|a\s+couple|two|three|four|five|six|seven|eight|nine|ten|twenty|many|so\s+many)\+?\s+(?:yrs?|years?)"
+
+
+def _b_years_in(m: re.Match, text: str) -> Candidate | None:
+    """"after 10 yrs of living in Duluth": where the user has lived for years."""
+    clause = re.split(r"[.!?;,\n]", text[:m.start()])[-1]
+    if re.search(r"\b(?:he|she|they|his|her|their|my\s+(?:" + RELATIONS + r")|[A-Z][a-z]+\s+(?:has|had|spent|lived))\b", clause, I) or \
+            re.search(r"\b(?:if|imagine|would|could)\b", clause, I):
+        return None
+    years = re.sub(r"\s+", " ", m["years"]).replace("yrs", "years").replace("yr", "year")
+    return candidate("profile", f"Lives in {m['place']} (for {years})", _q(m, text), "profile:city")
+
+
+def _b_with_family_in(m: re.Match, text: str) -> Candidate | None:
+    who = re.sub(r"\s+", " ", m["who"].lower())
+    return candidate("profile", f"Lives with their {who} in {m['place']}", _q(m, text), "profile:city")
+
+
+def _b_own_place(m: re.Match, text: str) -> Candidate | None:
+    """"I MOVED OUT!!! got my own little studio apartment, still in Sacramento"."""
+    if re.search(r"\b(?:if|when|once|until|till|someday|one\s+day|hope|want|wanna|dream|can't\s+wait|saving|save\s+up)\b",
+                 text[max(0, m.start() - 30):m.start()], I):
+        return None
+    place = re.search(r"\b(?:still|also|here|right\s+here)\s+in\s+" + PLACE, text) or re.search(r"\bin\s+" + PLACE, text[m.start():])
+    what = re.search(r"\bown\s+(?:(?:little|tiny|small|cute|first|new|one-bedroom|1br|one\s+bedroom)\s+)*(?P<w>studio(?:\s+apartment)?|"
+                     r"apartment|flat|place|house|condo|home|room)", text, I)
+    of = re.match(r"\s+of\s+(?:my|our|the)\s+[^,.!?;\n]{3,30}?(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol|finally)\b)", text[m.end():], I)
+    content = ("Moved out into their own " + what["w"].lower() if what else
+               "Moved out" + (" " + third_person(of.group(0).strip()) if of else ""))
+    content += f" (still in {place['place']})" if place and place.group(0).startswith(("still", "also")) else \
+        f" in {place['place']}" if place else ""
+    return candidate("profile", content, _q(m, text), "profile:city" if place else "profile:household")
+
+
+HOME_RULES: list[tuple[re.Pattern[str], Builder]] = [
+    (re.compile(r"(?P<years>" + YEARS + r")\s+(?:of\s+)?(?:living|being|life)\s+in\s+" + PLACE
+                + r"(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol|now|already|you|i|it)\b)", I), _b_years_in),
+    (re.compile(r"\bI(?:'m|\s+am|\s+still|)\s*(?:still\s+)?(?:living|live)\s+(?:with|w/?)\s+(?:my\s+)?(?P<who>parents|mom|mum|dad|folks|family|"
+                r"grandparents|grandma|aunt|uncle|sister|brother)(?:\s+and\s+\w+)?\s+in\s+" + PLACE, I), _b_with_family_in),
+    (re.compile(r"(?:\bI\s+|(?:^|[.!?]\s*))(?:finally\s+|officially\s+|just\s+)*moved\s+out\b(?!\s+of\s+(?:the|my|our)\s+(?:office|room|dorm))|"
+                r"\b(?:got|have|found|signed\s+(?:a\s+lease\s+)?(?:on|for))\s+(?:my|a)\s+(?:very\s+)?own\s+(?:(?:little|tiny|small|cute|first|new)\s+)*"
+                r"(?:studio|apartment|flat|place)\b", I), _b_own_place),
+]
+
 # ---------------------------------------------------------------- dated news about someone close
 
 PERSON = (r"(?i:\b(?:my|our)\s+(?:(?:older|younger|little|big|baby|twin|step)\s+)?)(?P<rel>(?i:" + RELATIONS + "|" + PETS + r"))"
@@ -399,4 +477,4 @@ PERSON_EVENT_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(PERSON + r",?\s+(?P<pred>(?i:" + PERSON_EVENT_VERB + r")\b[^.!?;\n]{0,70})"), _b_person_dated),
 ]
 
-EN_LIFE_TABLES = (ROUTINE_RULES, LIFE_RULES, PEOPLE_RULES, MORE_PROFILE_RULES, PERSON_EVENT_RULES)
+EN_LIFE_TABLES = (ROUTINE_RULES, LIFE_RULES, PEOPLE_RULES, MORE_PROFILE_RULES, HOME_RULES, PERSON_EVENT_RULES)

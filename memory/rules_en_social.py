@@ -9,13 +9,21 @@ from memory.rules_en import ADV, JOBS, MOODS, OBJ, PETS, RELATIONS, Builder, I, 
 
 # ---------------------------------------------------------------- likes and dislikes
 
+CRAFT_TAIL = re.compile(r"(?<=\w{3})\s+(?:baking|making|brewing|knitting|crocheting|painting|collecting|gardening|growing|"
+                        r"climbing|riding|carving|journaling|building)$", I)
+
+
+def pref_key(obj: str) -> str:
+    """The topic of a liked thing: "sourdough baking" and "sourdough" are one hobby."""
+    return "preference:" + CRAFT_TAIL.sub("", norm_object(obj))
+
 
 def _pref(m: re.Match, text: str, template: str, polarity: int, raw: str | None = None) -> Candidate | None:
     obj = _ok_obj(raw or m["obj"])
     if not obj:
         return None
     content = template.format(obj=third_person(obj), **{k: v or "" for k, v in m.groupdict().items() if k != "obj"})
-    return candidate("preference", content, _q(m, text), f"preference:{norm_object(obj)}", polarity)
+    return candidate("preference", content, _q(m, text), pref_key(obj), polarity)
 
 
 def _b_like_verb(m: re.Match, text: str) -> Candidate | None:
@@ -75,8 +83,9 @@ def _b_quit(m: re.Match, text: str) -> Candidate | None:
     if not obj or re.match(r"(?:my\s+)?(?:job|work)\b|(?:nursing|teaching|bartending|accounting|law|engineering|retail|"
                            r"consulting|modeling|modelling|banking|tech|academia|the\s+industry)$", obj, I):
         return None  # leaving a career is a job change, not a taste
-    content = f"Quit {ger + ' ' if ger else ''}{third_person(obj)}"
-    return candidate("preference", content, _q(m, text), f"preference:{norm_object(obj)}", -1)
+    verb = "Gave up on" if re.search(r"\b(?:gave|given)\s+up\s+on\b", m.group(0), I) else "Quit"
+    content = f"{verb} {ger + ' ' if ger else ''}{third_person(obj)}"
+    return candidate("preference", content, _q(m, text), pref_key(obj), -1)
 
 
 GERUND_OF = {"run": "running", "swim": "swimming", "jog": "jogging", "shop": "shopping", "bike": "biking", "dance": "dancing",
@@ -96,7 +105,7 @@ def _b_fav(m: re.Match, text: str) -> Candidate | None:
     obj = drop_fillers(m["obj"].strip())
     if not obj or re.match(r"(?:it|that|this|when|how|you|your)\b", obj, I):
         return None
-    return candidate("preference", f"Favourite {kind} is {third_person(obj)}", _q(m, text), f"preference:{norm_object(obj)}")
+    return candidate("preference", f"Favourite {kind} is {third_person(obj)}", _q(m, text), pref_key(obj))
 
 
 def _b_job_feeling(m: re.Match, text: str) -> Candidate | None:
@@ -166,6 +175,52 @@ def _b_gross(m: re.Match, text: str) -> Candidate | None:
     if not obj or re.fullmatch(r"(?:it|this|that|he|she|they|which|everything|life|today|work|traffic|weather|it's)", obj, I):
         return None
     return _pref(m, text, "Dislikes {obj}", -1, obj)
+
+
+NOT_A_TASTE = re.compile(r"(?:it|this|that|these|those|he|she|they|you|who|what|which|there|here|everything|nothing|"
+                         r"(?:my|his|her|their|our|your)\s+(?:[\w-]+\s+)?(?:" + RELATIONS + "|" + PETS + r")s?)\b|(?:" + RELATIONS + r")s?$", I)
+
+
+def _b_fav_colon(m: re.Match, text: str) -> Candidate | None:
+    """"fav thing to fall asleep to: great british bake off"."""
+    kind = re.sub(r"\s+", " ", m["kind"].strip().lower())
+    obj = drop_fillers(m["obj"].strip())
+    if not obj or NOT_A_TASTE.match(obj) or re.match(r"(?:what|who|where|when|how|why)\b", obj, I) or \
+            re.search(r"\b(?:your|you|his|her|their)\b", kind):
+        return None
+    return candidate("preference", f"Favourite {kind}: {third_person(obj)}", _q(m, text), pref_key(obj))
+
+
+def _b_my_thing(m: re.Match, text: str) -> Candidate | None:
+    """"F1 is basically my whole personality", "spicy food is my love language"."""
+    obj = drop_fillers(m["obj"].strip())
+    if not obj or NOT_A_TASTE.match(obj) or re.search(r"\b(?:" + RELATIONS + r")\b", obj, I) or len(obj.split()) > 4:
+        return None
+    what = re.sub(r"\s+", " ", m["what"].lower())
+    return candidate("preference", f"Loves {third_person(obj)} (their {what})", _q(m, text), pref_key(obj))
+
+
+def _b_cant_handle(m: re.Match, text: str) -> Candidate | None:
+    """"my stomach can't handle spicy food anymore": something given up, on the topic of the old like."""
+    anymore = re.match(r"[^,.!?;]{0,15}?\b(?:anymore|any\s+more|now)\b", text[m.end():], I) or "no longer" in m.group(0).lower()
+    return _pref(m, text, "Can't handle {obj}" + (" anymore" if anymore else ""), -1)
+
+
+def _b_got_me_into(m: re.Match, text: str) -> Candidate | None:
+    """"Inès got me into Stardew Valley": a new hobby (the person is kept by the people rules)."""
+    if re.match(r"(?:trouble|debt|college|school|uni|university|grad\s+school|law\s+school|med\s+school|the\s+(?:program|club|"
+                r"team|class|school|building|party|show|concert|event)|a\s+(?:mess|fight|bind|jam)|hot\s+water|this|that|it)\b",
+                m["obj"], I):
+        return None
+    return _pref(m, text, "Is into {obj}", 1)
+
+
+def _b_ruins(m: re.Match, text: str) -> Candidate | None:
+    """"olives ruin every dish they touch"."""
+    if NOT_A_TASTE.match(m["obj"]) or re.match(r"(?:my|our|his|her|their|your|the)\b", m["obj"], I) or \
+            re.search(r"\b(?:" + RELATIONS + r")s?\b", m["obj"], I):
+        return None
+    return _pref(m, text, "Dislikes {obj} (thinks they ruin everything)", -1)
 
 
 LIKE_HEAD = r"\b(?:I'm|I\s+am|I've\s+been|I\s+have\s+been|im|been)\s+"
@@ -249,6 +304,25 @@ PREFERENCE_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(r"\b(?P<obj>[\w-]+(?:\s[\w-]+)?)\s+(?:tonight|today|later|tomorrow|this\s+\w+)\s*[,-]?\s*(?:it's\s+|which\s+is\s+)?"
                 r"(?:(?:honestly|literally|genuinely|easily|always|basically)\s+)?(?:my|the)\s+(?:favou?rite|best)\s+part\s+of\s+"
                 r"(?:my|the)\s+(?:week|day|month)", I), _b_sane_or_fav),
+]
+
+
+MY_THING = (r"(?:whole|entire)\s+personality|personality\s+trait|love\s+language|religion|roman\s+empire|comfort\s+(?:show|food|"
+            r"movie|film|game|book|podcast|anime|series|meal|snack|watch|album)|guilty\s+pleasure|weakness|kryptonite|"
+            r"therapy|happy\s+place|safe\s+space|(?:favou?rite|fav|fave)\s+thing\s+(?:ever|in\s+the\s+world)")
+PREFERENCE_RULES += [
+    (re.compile(r"(?:^|[.!?]\s*|\b(?:my|and|also|but|so)\s+)(?:(?:all[- ]time|current|new)\s+)?(?:fav|fave|favou?rite)\s+"
+                r"(?P<kind>[a-z][\w'-]*(?:\s+[\w'-]+){0,6}?)\s*(?:rn\s*|atm\s*|right\s+now\s*|of\s+all\s+time\s*)?[:=]\s*"
+                r"(?P<obj>[^,.!?;:\n(]{2,50}?)(?=\s*[,.!?;\n(]|$|\s+(?:lol|lmao|tbh|btw|because|cuz|haha\w*)\b)", I), _b_fav_colon),
+    (re.compile(r"(?:^|[.!?,;]\s*|\b(?:and|but|so|honestly|tbh|ngl|also)\s+)(?P<obj>[\w'&-]+(?:\s+[\w'&-]+){0,3}?)\s+(?:is|are)\s+"
+                r"(?:(?:basically|literally|honestly|just|pretty\s+much|kinda|lowkey|truly|genuinely|officially|still|always|"
+                r"forever|simply|definitely|def)\s+)*my\s+(?P<what>" + MY_THING + r")\b", I), _b_my_thing),
+    (re.compile(r"\b(?:I|my\s+(?:stomach|body|gut|skin|system))\s+(?:just\s+|really\s+|honestly\s+|literally\s+)?(?:can't|cannot|can\s+no\s+longer|"
+                r"couldn't)\s+(?:really\s+|even\s+)?(?:handle|tolerate|digest|stomach)\s+" + OBJ, I), _b_cant_handle),
+    (re.compile(r"\b(?:got|gets|getting|finally\s+got)\s+me\s+(?:hooked\s+on|into|obsessed\s+with|addicted\s+to)\s+" + OBJ, I), _b_got_me_into),
+    (re.compile(r"(?:^|[.!?,]\s*|\b(?:but|honestly|tbh|ngl|and)\s+)(?P<obj>[\w-]+(?:\s[\w-]+)?)\s+(?:just\s+|literally\s+|always\s+)?"
+                r"(?:ruin|ruins)\s+(?:every|any|literally\s+every|the\s+whole)\s+(?:dish|meal|pizza|salad|sandwich|burger|food|recipe|"
+                r"drink|dessert|cake|soup|movie|show|song|book|game|thing)s?\b", I), _b_ruins),
 ]
 
 
