@@ -246,6 +246,22 @@ def _where(m: re.Match) -> str:
     return " " + third_person(where) if where else ""
 
 
+def _b_the_job(m: re.Match, text: str) -> Candidate | None:
+    """"I'm the manager at Bloom now, they promoted me": a job said with "the"."""
+    if not (re.match(r"[A-Z]", m["org"]) or re.search(r"\b(?:promoted|hired|new\s+job|got\s+the\s+job|took\s+over)\b", text, I)):
+        return None
+    promoted = " (promoted)" if re.search(r"\bpromoted\b", text, I) else ""
+    return candidate("profile", f"Works as the {m['job'].strip()} at {third_person(m['org'].strip())}{promoted}", _q(m, text), "profile:job")
+
+
+def _b_passed(m: re.Match, text: str) -> Candidate | None:
+    """"I finally passed my CPA exam": a qualification the user now holds."""
+    if re.search(r"\b(?:hope|hoping|if|think|pray|praying|wish|need\s+to|have\s+to|gotta|want\s+to)\b[^.!?]*$", text[:m.start()], I):
+        return None
+    what = third_person(m["what"].strip())
+    return candidate("profile", f"Passed {what}", _q(m, text), f"profile:credential:{norm_object(m['what'])}")
+
+
 def _b_job_generic_you(m: re.Match, text: str) -> Candidate | None:
     return _b_job(m, text)
 
@@ -463,6 +479,12 @@ PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(r"(?:^|[.!?]\s+)(?:(?:hi|hey|hello|ok|so|yeah)[,!]?\s+)?(?:(?:(?:just\s+)?(?:a|an)|fellow|tired|exhausted|burnt[- ]out|"
                 r"burned[- ]out|overworked|retired|former|new|lonely|sleepy|broke)\s+)?(?P<job>(?:[\w-]+\s+){0,1}?(?:" + JOBS + r"))\s+here\b"
                 r"(?!\s+(?:is|was|are|were|said|says|told|and\s+there|at|in|to|for))", I), _b_job_here),
+    (re.compile(r"\b(?:I'm|I\s+am|im)\s+(?:(?:now|officially|finally|currently)\s+)?the\s+(?:new\s+)?(?P<job>(?:[\w-]+\s+){0,2}?(?:" + JOBS + r"))"
+                r"\s+(?:at|of|for)\s+(?P<org>(?:(?:a|an|the|my|our)\s+)?[\w'&.-]+(?:\s+[\w'&.-]+){0,3}?)(?=\s*(?:[,.!?;)]|$)|\s+(?:now|and|but|so|lol)\b)", I),
+     _b_the_job),
+    (re.compile(r"\bI\s+(?:(?:finally|officially|just|actually|totally)\s+)*(?:passed|aced|cleared)\s+(?P<what>(?:my|the)\s+(?:[\w-]+\s+){0,3}?"
+                r"(?:exams?|boards|bar(?:\s+exam)?|license|licensing\s+exam|certification|cert|driving\s+test|road\s+test|"
+                r"(?:NCLEX|MCAT|LSAT|CPA|step\s+[123]|qualifying|quals)(?:\s+exams?)?|defen[cs]e))\b(?!\s+(?:exam|test))", I), _b_passed),
     (re.compile(r"\bI\s+(?:really\s+|absolutely\s+|honestly\s+)*(?:love|like|enjoy|hate|miss)\s+being\s+(?:a|an)\s+"
                 r"(?P<job>(?:[\w-]+\s+){0,2}?(?:" + JOBS + r"))\b(?!\s+(?:friend|mom|dad|parent|sister|brother|kid))", I), _b_job),
     (re.compile(r"\bI\s+(?P<verb>run|own|manage)\s+(?P<rest>(?:a|an|my\s+own|our|the)\s+(?:[\w-]+\s+){0,2}?(?:bakery|cafe|café|"

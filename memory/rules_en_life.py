@@ -188,7 +188,8 @@ LIFE_RULES: list[tuple[re.Pattern[str], Builder]] = [
 # ---------------------------------------------------------------- how things stand with someone
 
 COUPLE_RELS = (r"partner|husband|wife|boyfriend|girlfriend|fianc[ée]e?|spouse|bf|gf|hubby|wifey|other\s+half|significant\s+other")
-COUPLE_STATE = (r"(?:have|'ve)\s+been\s+(?:together|married|dating|engaged)|been\s+(?:together|married)|are\s+(?:(?:finally|officially)\s+)?"
+COUPLE_STATE = (r"(?:have|'ve)\s+been\s+(?:together|married|dating|engaged|trying\s+(?:for\s+a\s+baby|to\s+(?:get\s+pregnant|conceive|"
+                r"have\s+(?:a\s+baby|a\s+kid|kids)))|doing\s+(?:ivf|IVF|long[\s-]distance))|been\s+(?:together|married)|are\s+(?:(?:finally|officially)\s+)?"
                 r"(?:married|engaged|expecting|getting\s+married|moving\s+in\s+together|living\s+together|trying\s+for\s+a\s+baby|"
                 r"having\s+a\s+baby|going\s+through\s+a\s+rough\s+patch|in\s+couples\s+therapy|separating|getting\s+divorced|"
                 r"long[\s-]distance)|(?:just\s+|finally\s+|officially\s+)?(?:got\s+(?:married|engaged)|moved\s+in\s+together|had\s+a\s+baby|"
@@ -201,7 +202,7 @@ TROUBLE = (r"(?:set(?:ting)?\s+)?boundaries|issues|problems|tension|drama|a\s+(?
 
 
 def _b_couple_state(m: re.Match, text: str) -> Candidate | None:
-    rel = re.sub(r"\s+", " ", m["rel"].lower())
+    rel = re.sub(r"\s+", " ", (m["rel"] or m.groupdict().get("rel2") or "").lower())
     pred = third_person(drop_fillers(m["pred"].strip()))
     return candidate("relationship", f"They and their {rel} {pred}", _q(m, text), f"relationship:{rel}")
 
@@ -273,8 +274,9 @@ def _b_named_news(m: re.Match, text: str) -> Candidate | None:
 
 
 PEOPLE_RULES: list[tuple[re.Pattern[str], Builder]] = [
-    (re.compile(r"\b(?:my|our)\s+(?P<rel>" + COUPLE_RELS + r")\s+(?:and\s+I|&\s+I|and\s+me)\s+(?P<pred>(?:" + COUPLE_STATE + r")[^,.!?;\n]{0,40}?)"
-                r"(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol|which)\b)", I), _b_couple_state),
+    (re.compile(r"\b(?:(?:my|our)\s+(?P<rel>" + COUPLE_RELS + r")\s+(?:and\s+I|&\s+I|and\s+me)|(?:me|I)\s+(?:and|&)\s+my\s+(?P<rel2>"
+                + COUPLE_RELS + r"))\s+(?P<pred>(?:" + COUPLE_STATE + r")[^,.!?;\n]{0,40}?)"
+                r"(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol|which|it's|its)\b)", I), _b_couple_state),
     (re.compile(r"\bmy\s+(?:(?:older|younger|little|big|late)\s+)?(?P<rel>" + RELATIONS + r")\s+(?P<pred>" + CLOSE_PRED + r")", I), _b_close),
     (re.compile(r"\bmy\s+(?:(?:older|younger|little|big)\s+)?(?P<rel>" + RELATIONS + r")\s+and\s+I\s+(?P<pred>(?:(?:don't|do\s+not|never|barely|"
                 r"haven't|rarely)\s+(?:really\s+|even\s+)?(?:talk|speak|get\s+along|see\s+each\s+other|spoken)|(?:aren't|are\s+not|were\s+never)\s+"
@@ -423,7 +425,16 @@ PERSON_EVENT_VERB = (r"graduates|is\s+graduating|gets\s+married|is\s+getting\s+m
                      r"its|the)|starts|is\s+starting|comes\s+home|is\s+coming\s+home|is\s+coming\s+back|flies\s+in|is\s+flying\s+in|"
                      r"arrives|lands|gets\s+back|is\s+due|goes\s+in\s+for|is\s+going\s+in\s+for|deploys|is\s+deploying|is\s+moving|"
                      r"moves\s+(?:in|out|to)|gets\s+out|is\s+getting\s+out|is\s+being\s+(?:discharged|released|baptized|christened)|"
-                     r"gets\s+(?:discharged|released|baptized|christened|sworn\s+in)")
+                     r"gets\s+(?:discharged|released|baptized|christened|sworn\s+in)|is\s+(?:flying|driving|coming)\s+(?:in|up|down|over|out)|"
+                     r"is\s+coming\s+to\s+(?:visit|stay)|is\s+visiting|comes\s+to\s+visit|is\s+getting\s+(?:induced|engaged|baptized)")
+PERSON_EVENT_VERB = PERSON_EVENT_VERB.replace(r"is\s+", r"(?:is\s+|['’]s\s+)")
+OWN_EVENTS = (r"jury\s+duty|jury\s+service|knee\s+replacement|hip\s+replacement|\w+\s+transplant|c-section|induction|egg\s+retrieval|"
+              r"embryo\s+transfer|ivf\s+transfer|quincea[ñn]era|bar\s+mitzvah|bat\s+mitzvah|baptism|christening|first\s+communion|"
+              r"confirmation|memorial(?:\s+service)?|vigil|housewarming|bachelorette|bachelor\s+party|gender\s+reveal|open\s+house|"
+              r"showcase|book\s+launch|book\s+signing|home\s+inspection|inspection|road\s+test|driving\s+test|match\s+day|"
+              r"boards|NCLEX|sentencing|custody\s+hearing|mediation|deposition|callback|dental\s+cleaning|cleaning|"
+              r"teeth\s+cleaning|infusion|chemo(?:\s+session)?|dialysis|follow-up|consult(?:ation)?|tattoo\s+session|"
+              r"name\s+day|citizenship\s+test|green\s+card\s+interview|driver's\s+test|shift\s+at\s+\w+|residency\s+interview")
 AHEAD = re.compile(r"\s*(?:(?:on|this|next|coming)\s+|tomorrow\b|in\s+(?:\d+|a|an|two|three|four|five|six)\s+(?:days?|weeks?|months?)\b|"
                    r"(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b)", I)
 
@@ -463,7 +474,7 @@ def _b_person_dated(m: re.Match, text: str) -> Candidate | None:
         break
     if not found or EVENT_EN.search(rest[:found.start]) and not re.match(r"\s*(?:graduates|retires|turns)", rest, I):
         return None
-    pred = _predicate(rest[:found.end])
+    pred = re.sub(r"^['’]s\s+", "is ", _predicate(rest[:found.end]))
     if m["pname"] and m["pname"] not in NOT_NAMES:
         content = f"{m['rel'].lower()} {m['pname']} {pred}"
     else:
@@ -472,9 +483,21 @@ def _b_person_dated(m: re.Match, text: str) -> Candidate | None:
                      f"event:{norm_object(_who(m))} {norm_object(pred[:found.start].split(' on ')[0])[:40]}")
 
 
+def _b_my_event(m: re.Match, text: str) -> Candidate | None:
+    """"ugh I have jury duty on the 17th": a dated event of the user's own that the event words miss."""
+    span = _date_right_after(text, m.end())
+    if not span or re.search(r"\b(?:if|when|whether|unless)\s+(?:\w+\s+){0,2}$", text[max(0, m.start() - 20):m.start()], I):
+        return None
+    what = re.sub(r"\s+", " ", m["what"].strip())
+    when = text[span[0]:span[1]].strip()
+    return candidate("event", f"{what[:1].upper()}{what[1:]} {when}", text[m.start():span[1]], f"event:{norm_object(what)}")
+
+
 PERSON_EVENT_RULES: list[tuple[re.Pattern[str], Builder]] = [
+    (re.compile(r"(?:\bI\s+(?:have|'ve\s+got|got|have\s+got|'ll\s+have)\s+(?:(?:a|an|my|the|our)\s+)?|\bmy\s+)(?P<what>(?:[\w'-]+\s+){0,2}?"
+                r"(?:" + OWN_EVENTS + r"))\b(?:\s+(?:is|'s|will\s+be))?(?=\s)", I), _b_my_event),
     (re.compile(PERSON + r"['’]s\s+(?P<what>(?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:is|'s|will\s+be|happens)(?=\s)"), _b_their_event),
-    (re.compile(PERSON + r",?\s+(?P<pred>(?i:" + PERSON_EVENT_VERB + r")\b[^.!?;\n]{0,70})"), _b_person_dated),
+    (re.compile(PERSON + r"(?:,?\s+|(?=['’]s\s))(?P<pred>(?i:" + PERSON_EVENT_VERB + r")\b[^.!?;\n]{0,70})"), _b_person_dated),
 ]
 
 EN_LIFE_TABLES = (ROUTINE_RULES, LIFE_RULES, PEOPLE_RULES, MORE_PROFILE_RULES, HOME_RULES, PERSON_EVENT_RULES)

@@ -215,6 +215,12 @@ def _b_got_me_into(m: re.Match, text: str) -> Candidate | None:
     return _pref(m, text, "Is into {obj}", 1)
 
 
+def _b_taught_fav(m: re.Match, text: str) -> Candidate | None:
+    """"my grandpa taught me to fish ... it's still my favorite way to spend a saturday"."""
+    what = third_person(re.sub(r"\s+", " ", m["what"].strip()))
+    return _pref(m, text, "Loves to {obj} (favourite " + what + ")", 1)
+
+
 def _b_ruins(m: re.Match, text: str) -> Candidate | None:
     """"olives ruin every dish they touch"."""
     if NOT_A_TASTE.match(m["obj"]) or re.match(r"(?:my|our|his|her|their|your|the)\b", m["obj"], I) or \
@@ -320,6 +326,9 @@ PREFERENCE_RULES += [
     (re.compile(r"\b(?:I|my\s+(?:stomach|body|gut|skin|system))\s+(?:just\s+|really\s+|honestly\s+|literally\s+)?(?:can't|cannot|can\s+no\s+longer|"
                 r"couldn't)\s+(?:really\s+|even\s+)?(?:handle|tolerate|digest|stomach)\s+" + OBJ, I), _b_cant_handle),
     (re.compile(r"\b(?:got|gets|getting|finally\s+got)\s+me\s+(?:hooked\s+on|into|obsessed\s+with|addicted\s+to)\s+" + OBJ, I), _b_got_me_into),
+    (re.compile(r"\b(?:taught|showed)\s+me\s+(?:how\s+)?to\s+" + OBJ + r"[^.!?;]{0,60}?\b(?:it's|its|it\s+is|that's|it\s+became|it's\s+become)\s+"
+                r"(?:(?:still|now|honestly|literally|basically|kinda)\s+)*my\s+(?:favou?rite|fav|fave)\s+"
+                r"(?P<what>(?:way|thing|hobby|part)\b[^,.!?;\n]{0,40}?)(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|lol)\b)", I), _b_taught_fav),
     (re.compile(r"(?:^|[.!?,]\s*|\b(?:but|honestly|tbh|ngl|and)\s+)(?P<obj>[\w-]+(?:\s[\w-]+)?)\s+(?:just\s+|literally\s+|always\s+)?"
                 r"(?:ruin|ruins)\s+(?:every|any|literally\s+every|the\s+whole)\s+(?:dish|meal|pizza|salad|sandwich|burger|food|recipe|"
                 r"drink|dessert|cake|soup|movie|show|song|book|game|thing)s?\b", I), _b_ruins),
@@ -367,7 +376,9 @@ def _b_breakup(m: re.Match, text: str) -> Candidate | None:
     if name in NOT_NAMES:
         return None
     said = m.group(0).lower()
-    content = (f"Getting divorced from {name}" if "getting divorced" in said else f"Divorced {name}" if "divorc" in said
+    off = re.search(r"\b(?:called|broke)\s+off\s+(?:the|our)\s+(?P<w>engagement|wedding)", said)
+    content = (f"{name} called off the {off['w']} (no longer together)" if off else
+               f"Getting divorced from {name}" if "getting divorced" in said else f"Divorced {name}" if "divorc" in said
                else f"Separated from {name}" if "separat" in said else f"Broke up with {name}")
     return candidate("relationship", content, _q(m, text), f"relationship:{name.lower()}", -1)
 
@@ -417,6 +428,7 @@ PEOPLE_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(r"(?i:\bI\s+(?:just\s+|finally\s+)?(?:broke\s+up\s+with|dumped|divorced|split\s+(?:up\s+)?with)\s+)"
                 + NAME), _b_breakup),
     (re.compile(NAME + r"\s+(?i:(?:just\s+)?(?:broke\s+up\s+with|dumped)\s+me)\b"), _b_breakup),
+    (re.compile(NAME + r"\s+(?i:(?:just\s+|officially\s+)?(?:called|broke)\s+off\s+(?:the|our)\s+(?:engagement|wedding))\b"), _b_breakup),
     (re.compile(REL_LEAD + r"(?i:(?P<rel>" + RELATIONS + "|" + PETS + r"))\s*,?\s+(?:named\s+|called\s+)?" + NAME
                 + r"(?P<rest>[^.!?;\n]*)"), _b_named),
     (re.compile(NAME + r"\s+(?i:and\s+I)\b"), _b_couple),

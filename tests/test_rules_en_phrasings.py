@@ -64,6 +64,16 @@ POSITIVE = [
     ("finally moved out of my parents' house lol", "profile", ["moved out"], "profile:household"),
     ("every sunday morning i do the long run w my running club", "profile", ["Sunday", "run"], "profile:routine:run"),
     ("every weekday i walk my dog before work", "profile", ["dog"], "profile:routine:dog walk"),
+    ("my grandpa taught me to fish when I was six and it's still my favorite way to spend a saturday",
+     "preference", ["fish"], "preference:fish"),
+    # qualifications and promotions
+    ("but hey, I finally passed my CPA exam last week!!", "profile", ["CPA exam"], "profile:credential:cpa exam"),
+    ("i passed the bar!!", "profile", ["bar"], "profile:credential:bar"),
+    ("quick update: I'm the manager at Bloom now, they promoted me!", "profile", ["manager", "Bloom"], "profile:job"),
+    # couples
+    ("me and my husband have been trying for a baby for almost two years now", "relationship", ["husband", "baby"],
+     "relationship:husband"),
+    ("Leila called off the engagement. I don't know what to do", "relationship", ["Leila", "called off"], "relationship:leila"),
     # people
     ("turns out Gretchen has been complaining about me behind my back?? we're not friends anymore",
      "relationship", ["Gretchen", "not friends"], "relationship:gretchen"),
@@ -88,6 +98,8 @@ EVENTS = [
     ("my brother Caleb graduates from the police academy on May 29th!!", date(2026, 5, 2), ["2026-05-29", "Caleb"], None),
     ("my dog Pretzel has to get his teeth cleaned on the 22nd", date(2026, 5, 2), ["2026-05-22", "teeth"], None),
     ("my mom is having her gallbladder out next Tuesday", TODAY, ["2026-04-14", "gallbladder"], "next Tuesday"),
+    ("my brother's flying in from Chicago this Sunday and staying with us", date(2026, 3, 25), ["2026-03-29", "Chicago"], "this Sunday"),
+    ("ugh I have jury duty on the 17th, of all weeks", date(2026, 8, 3), ["2026-08-17", "jury duty"], "the 17th"),
 ]
 
 
@@ -130,6 +142,12 @@ LOOKALIKES = [
     ("every morning i wake up tired", ["wake"]),
     ("every time i try to cook i burn something", ["burn"]),
     ("if i lived 10 years in Paris i'd speak french", ["Paris"]),
+    ("I hope I passed my exam", ["Passed"]),
+    ("did you pass the bar?", ["Passed"]),
+    ("I'm the designated driver at the party tonight", ["Works as"]),
+    ("my friend and her husband have been trying for a baby", ["baby"]),
+    ("if I have jury duty on the 17th I'll scream", ["jury"]),
+    ("my brother's flying kites in the park", ["kites"]),
 ]
 
 
