@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from memory import rules_zh
 from memory.dates import DateMention, find_dates
 from memory.records import Candidate
 from memory.rules_common import Span, candidate, clauses, norm_object, sentences, third_person, zh_clean
@@ -166,17 +167,18 @@ def chinese_events(text: str, today: date) -> list[Candidate]:
     for sent in sentences(text):
         parts = clauses(sent)
         for j, cl in enumerate(parts):
-            if not _future(cl.text, today):
+            if not (_future(cl.text, today) or rules_zh.has_countdown(cl.text)):
                 continue
             if re.search(r"周末|周[一二三四五六日天]|星期", cl.text) and HABIT_ZH.search(cl.text):
                 continue  # "周末喜欢去爬山" is a habit, not a plan for this weekend
-            kw = EVENT_ZH.search(cl.text) or EVENT_EN.search(" ".join(re.findall(r"[A-Za-z][\w'-]*", cl.text)))  # "后天有个presentation"
+            kw = (EVENT_ZH.search(cl.text) or rules_zh.EVENT_MORE.search(cl.text)
+                  or EVENT_EN.search(" ".join(re.findall(r"[A-Za-z][\w'-]*", cl.text))))  # "后天有个presentation"
             span = cl
             if not kw and j + 1 < len(parts) and EVENT_ZH.search(parts[j + 1].text):
                 span = Span(text[cl.start:parts[j + 1].end], cl.start, parts[j + 1].end)
                 kw = EVENT_ZH.search(span.text)
             if not kw:
                 continue
-            content = zh_clean(span.text)
-            out.append(candidate("event", content, span.text, _zh_topic(span.text, today)))
+            said = rules_zh.dated_words(span.text, today)
+            out.append(candidate("event", zh_clean(said), span.text, _zh_topic(said, today)))
     return out

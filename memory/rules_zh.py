@@ -7,10 +7,12 @@ Dated events live in `memory.rules_events`.
 from __future__ import annotations
 
 import re
+from datetime import date, timedelta
 from typing import Callable
 
 import rjieba
 
+from memory.dates import find_dates
 from memory.records import Candidate
 from memory.rules_common import candidate, clause_at, norm_object, quote_for, zh_clean
 
@@ -210,6 +212,31 @@ def _b_zh_routine(m: re.Match, text: str) -> Candidate | None:
     return candidate("profile", zh_clean(text[start:m.end()]), quote_for(text, start, m.end()), f"profile:routine:{kind}")
 
 
+# ---------------------------------------------------------------- event helpers (used by rules_events.chinese_events)
+
+EVENT_MORE = re.compile(r"自驾|旅拍|毕业旅行|出去玩|出国玩|去[\u4e00-\u9fff]{2,6}?(?:自驾|玩|转转|逛逛|打卡)")
+COUNTDOWN = re.compile(r"(?:还有|还剩|只剩|倒计时)(?P<n>\d{1,3}|[一二三四五六七八九十两]{1,3}|半)(?P<unit>天|个?星期|个?礼拜|周|个月)(?:不到|左右)?")
+
+
+def has_countdown(text: str) -> bool:
+    """"还有十天就要…": a date `find_dates` does not read until `dated_words` rewrites it."""
+    return any(m["n"] != "半" or m["unit"] == "个月" for m in COUNTDOWN.finditer(text))
+
+
+def dated_words(text: str, today: date) -> str:
+    """Rewrite relative dates the validator would not render as a bare date: a countdown ("还有十天" -> "十天后")
+    and a weekend ("这周末" -> "这周六", the day `memory.dates` gives a weekend), so the stored memory keeps only
+    the ISO date and not "<date>周末"."""
+    text = COUNTDOWN.sub(lambda m: f"{m['n']}{m['unit']}后" if m["n"] != "半" or m["unit"] == "个月" else m.group(0), text)
+    for d in reversed(find_dates(text, today)):
+        if "周末" in d.text:
+            weeks = (d.date - (today - timedelta(days=today.weekday()))).days // 7
+            if 0 <= weeks <= 2:
+                rel = "" if d.text == "周末" else ("这", "下", "下下")[weeks]  # a bare 周末 is this week's: a bare 周六
+                text = text[:d.start] + rel + "周" + "一二三四五六日"[d.date.weekday()] + text[d.end:]
+    return text
+
+
 # ---------------------------------------------------------------- routines, years in a city, job changes
 
 ROUTINE_ACTS = [  # (how people say it, one topic key for all of them)
@@ -222,7 +249,7 @@ ROUTINE_ACTS = [  # (how people say it, one topic key for all of them)
     (r"上(?P<cls>[A-Za-z]{2,12}|[\u4e00-\u9fff]{1,4}?)课", "课"), (r"(?<=去)学(?![习到会着了完])(?P<cls2>[\u4e00-\u9fff]{2})", "课"),
 ]
 ROUTINE_ACT = "|".join(p for p, _ in ROUTINE_ACTS)
-ROUTINE_WHEN = (r"每(?:天|日|晚|早|周[一二三四五六日天、和及]*|个?星期[一二三四五六日天、和]*|个?礼拜[一二三四五六日天]*|个?周末|个?月)"
+ROUTINE_WHEN = (r"每(?:天|日|晚|早|周(?!末)[一二三四五六日天、和及]*|个?星期[一二三四五六日天、和]*|个?礼拜[一二三四五六日天]*|个?月)"
                 r"|工作日|周一到周五")
 ROUTINE_MARK = re.compile(r"雷打不动|坚持|固定|准时|风雨无阻|必须|一定|从不间断|都(?:会|要|去|在)?|[\d一二三四五六七八九十两]+点|"
                           r"周[一二三四五六日天]")
@@ -494,6 +521,7 @@ def _b_leisure(m: re.Match, text: str) -> Candidate | None:
     if re.search(rf"(?:{ROUTINE_WHEN})[^，。！？,.!?]{{0,16}}?(?:{ROUTINE_ACT})", clause.text) and ROUTINE_MARK.search(clause.text):
         return None  # a fixed routine ("每天早上六点晨跑") is kept as the routine
     content = zh_clean(text[max(clause.start, m.start()):clause.end])
+    content = re.sub(r"^周末", "每个周末", content)  # a habit, not this coming weekend's date
     return candidate("preference", content, _q(m, text), f"preference:{norm_object(m['obj'])}")
 
 
@@ -536,6 +564,28 @@ def _b_unfan(m: re.Match, text: str) -> Candidate | None:
     return candidate("preference", said + "，不再追了", _q(m, text), f"preference:{norm_object(obj)}", -1)
 
 
+def _b_that_is(m: re.Match, text: str) -> Candidate | None:
+    """"周末可以去上陶艺课，那是我一周最期待的时候": the thing just named is a favourite."""
+    before = text[:m.start()].rstrip("，,、 ")
+    prev = clause_at(text, len(before) - 1) if before else None
+    said = re.search(rf"(?P<v>去|在)(?P<o>(?:上|玩|打|看|学|练|听)?[{HAN}A-Za-z]{{2,8}})$", prev.text) if prev else None
+    if not said or _someone_else(text, prev.start):
+        return None
+    obj = re.sub(r"^(?:上|玩|打|看|学|练|听)", "", said["o"])
+    content = f"{said['v']}{said['o']}，{zh_clean(clause_at(text, m.start()).text)}"
+    return candidate("preference", content, text[prev.start:clause_at(text, m.start()).end], f"preference:{norm_object(obj)}")
+
+
+def _b_they_are(m: re.Match, text: str) -> Candidate | None:
+    """"晚上去看五月天演唱会！！他们是我的青春": the singer, band or team named just before."""
+    named = list(re.finditer(rf"(?:看|听|追|去)(?![看听追])(?P<o>[{HAN}A-Za-z]{{2,6}}?)(?:的)?(?:演唱会|音乐节|电影|新歌|比赛|直播|新剧|live|现场|签售)",
+                             text[:m.start()]))
+    if not named:
+        return None
+    obj = named[-1]["o"]
+    return candidate("preference", f"非常喜欢{obj}（{m['x']}）", text[named[-1].start():m.end()], f"preference:{norm_object(obj)}")
+
+
 def _b_happiest(m: re.Match, text: str) -> Candidate | None:
     return _pref(m, text, "{obj}" + m["how"], 1)
 
@@ -552,7 +602,7 @@ ZH_VERBS = r"练|玩|看|吃|喝|听|追|学|打|跑|去|弹|画|跳|刷"
 LEISURE = (r"打游戏|玩游戏|打(?:篮球|羽毛球|乒乓球|网球|排球|台球|麻将|牌)|踢(?:足球|球)|追剧|刷剧|看剧|看书|看小说|看电影|看动漫|看番|"
            r"刷抖音|刷视频|健身|撸铁|跑步|游泳|爬山|徒步|骑车|骑行|钓鱼|画画|弹(?:吉他|钢琴|琴)|练(?:瑜伽|字|琴|舞)|跳舞|逛街|做饭|烘焙|"
            r"拍照|露营|滑雪|冲浪|攀岩|下棋|唱歌|K歌|听歌|宅(?:在)?家|不出门|睡懒觉|遛狗|打球|练琴")
-HABIT_TIME = (r"(?:每天|每周|平时|周末|晚上|早上)(?:下班后?|下班以后|放学后?|回家后?)?|下班后?|下班以后|下班回家后?|放学后|"
+HABIT_TIME = (r"(?:每天|每个?周末|每周|平时|周末|晚上|早上)(?:下班后?|下班以后|放学后?|回家后?)?|下班后?|下班以后|下班回家后?|放学后|"
               r"有空(?:的时候)?|没事(?:的时候)?|休息(?:的时候)?|空闲时间|闲下来")
 HABIT_ADV = r"(?:一般|通常|经常|基本上?|都|总是|习惯|喜欢|爱|会|常常|老是)"
 UNFAN = r"脱粉|粉转路|粉转黑|爬墙|退坑|退圈|弃坑|取关|回踩"
@@ -564,7 +614,12 @@ PREFERENCE_RULES: list[tuple[re.Pattern[str], Builder]] = [
      _b_fan),
     (re.compile(rf"(?:已经|早就|彻底|正式|果断|终于)?(?P<v>{UNFAN})(?:了)?(?P<obj>[{HAN}A-Za-z·]{{2,10}}?)" + END + r"|了|啦)"), _b_unfan),
     (re.compile(TOPICAL + rf"(?:我)?(?:已经|早就|彻底|正式|果断|终于)*(?P<v>{UNFAN})了"), _b_unfan),
-    (re.compile(rf"(?P<when>{HABIT_TIME})(?:我)?(?P<adv>(?:{HABIT_ADV}){{1,3}})?(?:在家|去健身房|去|在)?(?P<obj>{LEISURE})"), _b_leisure),
+    (re.compile(rf"(?P<when>{HABIT_TIME})(?:我)?(?P<adv>(?:{HABIT_ADV}){{1,3}})?(?:约着|结伴)?(?:在家|去健身房|去|在)?(?P<obj>{LEISURE})"),
+     _b_leisure),
+    (re.compile(r"(?:^|(?<=[，。！？,.!?\s]))(?:那|这)(?:是|就是|可是)我(?:一周|每周|一天|每天|一年|每年|一星期)?(?:里|中)?(?:最|超|特别)"
+                r"(?:期待|开心|快乐|放松|享受|幸福|喜欢|治愈)的"), _b_that_is),
+    (re.compile(r"(?:^|(?<=[，。！？,.!?\s]))(?:他们|她们|她|他)(?:就|真的|简直|可)?是我的(?P<x>青春|信仰|偶像|本命|白月光|最爱|神|精神支柱|快乐源泉)"),
+     _b_they_are),
     (re.compile(rf"(?:最近|现在|这段时间|今年)(?:在|开始|又开始|迷上了?|爱上了?)(?P<v>学|玩|练|追|弹)(?P<obj>[{HAN}A-Za-z《》]{{1,8}}?)"
                 + END + r"|了|呢|，)"), _b_doing_now),
     (re.compile(rf"(?:^|(?<=[，。！？,.!?\s]))(?P<obj>[{HAN}A-Za-z]{{2,6}}?)(?:是)?(?P<how>最快乐|最开心|最幸福|最治愈|最解压|最舒服|最爽)"), _b_happiest),
