@@ -251,8 +251,7 @@ ROUTINE_ACTS = [  # (how people say it, one topic key for all of them)
 ROUTINE_ACT = "|".join(p for p, _ in ROUTINE_ACTS)
 ROUTINE_WHEN = (r"每(?:天|日|晚|早|周(?!末)[一二三四五六日天、和及]*|个?星期[一二三四五六日天、和]*|个?礼拜[一二三四五六日天]*|个?月)"
                 r"|工作日|周一到周五")
-ROUTINE_MARK = re.compile(r"雷打不动|坚持|固定|准时|风雨无阻|必须|一定|从不间断|都(?:会|要|去|在)?|[\d一二三四五六七八九十两]+点|"
-                          r"周[一二三四五六日天]")
+ROUTINE_MARK = re.compile(r"雷打不动|坚持|固定|准时|风雨无阻|必须|一定|从不间断|[\d一二三四五六七八九十两]+点|周[一二三四五六日天]")
 
 
 def routine_key(act: str) -> str:
@@ -269,7 +268,9 @@ def _routine(m: re.Match, text: str, changed: bool) -> Candidate | None:
     said = text[clause.start:clause_at(text, m.end() - 1).end]  # "每周二、周四…" runs over a 、
     if re.search(r"[吗？?]|如果|要是|假如|打算|准备|计划|想要?|希望|应该|得(?!了)|今天|明天|昨天|这周|下周|上周", said):
         return None  # a question, a plan or one day, not a routine
-    if _someone_else(text, m.start()) or (not changed and not ROUTINE_MARK.search(text[m.start():m.end()])):
+    steady = ROUTINE_MARK.search(text[m.start():m.end()]) or (
+        routine_key(m["act"]) == "通话" and "都" in text[m.start():m.end()])  # "每天晚上都和我妈打电话"
+    if _someone_else(text, m.start()) or not (changed or steady):
         return None
     liked = text[:clause.start]
     if re.search(r"喜欢|爱|迷上|热爱", liked) and routine_key(m["act"]) in liked:
@@ -406,11 +407,11 @@ PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(rf"(?:现在|目前|如今)?(?:在|去了)(?P<org>(?:一家|一个)[{HAN}A-Za-z]{{0,8}}?(?:公司|单位|医院|学校|银行|工厂|酒店|餐厅|店|"
                 rf"工作室|机构|企业|外企|国企|车企|律所|事务所))(?:上班|工作|实习|当|做)?(?=$|[，。！？,.!?~\s]|了|啦)"), _b_workplace),
     (re.compile(rf"我(?:是|本科是|研究生是)?学(?P<x>[{HAN}A-Za-z]{{2,6}}?)的"), _b_major),
-    (re.compile(rf"我(?:现在|目前|本来就|一直)?(?:比较|很|挺|特别|有点|是个|是一个|就是个|属于|是|有)(?:重度|轻度|严重的?|典型的?|资深|十足的?|妥妥的?|"
+    (re.compile(rf"我(?:现在|目前|本来就|一直)?(?:比较|很|挺|特别|有点|是个|是一个|就是个|属于|是|有)?(?:重度|轻度|严重的?|典型的?|资深|十足的?|妥妥的?|"
                 rf"纯纯?的?|超级|一个|个|点|一点)?(?P<x>内向|外向|社恐|社交恐惧症?|慢热|i人|I人|e人|E人|急性子|慢性子|"
                 rf"完美主义者?|夜猫子|吃货|路痴|工作狂|宅女|宅男|社牛|单亲妈妈|单亲爸爸|宝妈|宝爸|独生女|独生子|恐高症?|"
                 rf"强迫症|拖延症|选择困难症?|密集恐惧症?|起床困难户|乳糖不耐受?|左撇子|素食者|色盲|色弱|近视|夜盲)"
-                rf"(?![吗吧呢？?])"), _b_trait),
+                rf"(?![吗吧呢？?]|的(?:{RELS}))"), _b_trait),
     (re.compile(r"我(?:现在|目前|一直)?(?P<x>(?:一个人|自己|独自)住|(?:跟|和)(?:爸妈|父母|家人|男朋友|女朋友|老公|老婆|室友|朋友|同学|对象|"
                 r"爷爷奶奶|外婆)(?:一起)?住)"), _b_household),
     (re.compile(r"(?:在|正在)(?:准备|备考|备战)(?P<x>[\u4e00-\u9fffA-Za-z]{2,8}?)(?=$|[，。！？,.!?\s]|了|呢|啦)"), _b_plan),
@@ -452,7 +453,7 @@ def _topic_head(obj: str) -> str:
 def _pref(m: re.Match, text: str, template: str, polarity: int) -> Candidate | None:
     """A like/dislike from a match with an "obj" group; `template` holds "{obj}"."""
     obj = m["obj"]
-    if not obj or re.match(r"^(?:你|上你|我|他|她|的|了|吗|这|那|它)", obj) or re.fullmatch(rf"(?:{ZH_VERBS}|了|的|都|也)", obj):
+    if not obj or re.match(r"^(?:你|上你|我|他|她|的|了|吗|这|那|它|[吃喝看听玩]的)", obj) or re.fullmatch(rf"(?:{ZH_VERBS}|了|的|都|也)", obj):
         return None
     if m.start("obj") == 0 or text[m.start("obj") - 1] in "，。！？,.!? ":
         obj = _topic_head(obj)
@@ -542,7 +543,8 @@ def _b_favourite(m: re.Match, text: str) -> Candidate | None:
     obj = m["obj"]
     if re.search(r"什么|啥|哪|谁|吗|呢", obj) or _someone_else(text, m.start()):
         return None
-    return candidate("preference", f"最喜欢的{m['kind']}是{obj}", _q(m, text), f"preference:{norm_object(obj)}")
+    said = f"最喜欢{m['kind']}{obj}" if m["kind"] in ("吃", "喝", "看", "听", "玩", "去") else f"最喜欢的{m['kind']}是{obj}"
+    return candidate("preference", said, _q(m, text), f"preference:{norm_object(obj)}")
 
 
 def _b_fan(m: re.Match, text: str) -> Candidate | None:
@@ -556,10 +558,12 @@ def _b_fan(m: re.Match, text: str) -> Candidate | None:
 def _b_unfan(m: re.Match, text: str) -> Candidate | None:
     """"我已经脱粉易烊千玺了", "易烊千玺我已经爬墙了": a fan no longer."""
     obj = m["obj"]
-    if not obj or re.match(r"^(?:你|他|她|谁|什么|哪|了|的)", obj) or _negated_before(text, m.start("v")):
-        return None
+    if not obj or re.match(r"^(?:你|他|她|谁|什么|哪|了|的)", obj) or obj.endswith("们") or _negated_before(text, m.start("v")):
+        return None  # "粉转路了家人们" names no one
     if re.search(r"[吗？?]|要不要|该不该|想|打算|如果|要是", text[m.start():clause_at(text, m.start()).end + 1]):
         return None  # still deciding
+    if m["v"] == "不是":
+        return candidate("preference", f"已经不是{obj}的粉丝了", _q(m, text), f"preference:{norm_object(obj)}", -1)
     said = f"对{obj}已经{m['v']}了" if m.start("obj") < m.start("v") else f"已经{m['v']}{obj}"
     return candidate("preference", said + "，不再追了", _q(m, text), f"preference:{norm_object(obj)}", -1)
 
@@ -606,14 +610,17 @@ HABIT_TIME = (r"(?:每天|每个?周末|每周|平时|周末|晚上|早上)(?:�
               r"有空(?:的时候)?|没事(?:的时候)?|休息(?:的时候)?|空闲时间|闲下来")
 HABIT_ADV = r"(?:一般|通常|经常|基本上?|都|总是|习惯|喜欢|爱|会|常常|老是)"
 UNFAN = r"脱粉|粉转路|粉转黑|爬墙|退坑|退圈|弃坑|取关|回踩"
-FAN = r"铁粉|死忠粉|忠实粉丝|脑残粉|老粉|真爱粉|头号粉丝|粉丝|迷妹|迷弟|忠粉|骨灰粉"
+FAN = r"铁粉|死忠粉|忠实粉丝|脑残粉|老粉|真爱粉|头号粉丝|粉丝|迷妹|迷弟|忠粉|骨灰粉|歌迷|球迷|影迷|书迷|剧迷"
 PREFERENCE_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(rf"(?<![你他她])(?:我)?(?:最|超级?|特别)(?:喜欢|爱)的(?P<kind>[{HAN}]{{1,5}}?)(?:是|就是|[：:])\s*"
+                rf"(?P<obj>《[^》]{{1,20}}》|[{HAN}A-Za-z0-9·]{{1,10}}?)" + END + r"|了|啦|呀|啊|，|没有之一)"), _b_favourite),
+    (re.compile(rf"(?<![你他她])(?:我)?最(?:喜欢|爱)(?P<kind>吃|喝|看|听|玩|去)的(?:东西|食物|地方)?(?:是|就是|[：:])\s*"
                 rf"(?P<obj>《[^》]{{1,20}}》|[{HAN}A-Za-z0-9·]{{1,10}}?)" + END + r"|了|啦|呀|啊|，|没有之一)"), _b_favourite),
     (re.compile(rf"(?<![你他她])我(?:是|算是|一直是|可是|曾经是)(?:个|一个|一名|名)?(?P<obj>[{HAN}A-Za-z·]{{2,10}}?)的(?:超级|资深|忠实的?|铁杆)?(?P<f>{FAN})"),
      _b_fan),
     (re.compile(rf"(?:已经|早就|彻底|正式|果断|终于)?(?P<v>{UNFAN})(?:了)?(?P<obj>[{HAN}A-Za-z·]{{2,10}}?)" + END + r"|了|啦)"), _b_unfan),
     (re.compile(TOPICAL + rf"(?:我)?(?:已经|早就|彻底|正式|果断|终于)*(?P<v>{UNFAN})了"), _b_unfan),
+    (re.compile(rf"我(?:已经|早就|现在)?(?P<v>不是)(?P<obj>[{HAN}A-Za-z·]{{2,10}}?)的(?:{FAN})了"), _b_unfan),
     (re.compile(rf"(?P<when>{HABIT_TIME})(?:我)?(?P<adv>(?:{HABIT_ADV}){{1,3}})?(?:约着|结伴)?(?:在家|去健身房|去|在)?(?P<obj>{LEISURE})"),
      _b_leisure),
     (re.compile(r"(?:^|(?<=[，。！？,.!?\s]))(?:那|这)(?:是|就是|可是)我(?:一周|每周|一天|每天|一年|每年|一星期)?(?:里|中)?(?:最|超|特别)"

@@ -69,7 +69,7 @@ def _b_teammate(m: re.Match, text: str) -> Candidate | None:
         return None
     rest_clause = clause_at(text, m.end("n") - 1)
     rest = zh_clean(text[m.end("n"):rest_clause.end])
-    who = m["rel"] or ("同学" if re.search(r"班|宿舍|寝室", m["grp"]) else "同事")
+    who = m["rel"] or re.sub(r"^我们|的$", "", m["grp"]) + "的"  # "组的老周": the user's own words
     return candidate("relationship", f"{who}{m['n']}{rest}", quote_for(text, m.start(), rest_clause.end), f"relationship:{m['n']}")
 
 
@@ -94,14 +94,14 @@ def _b_has(m: re.Match, text: str) -> Candidate | None:
 
 def _b_one_of_pets(m: re.Match, text: str) -> Candidate | None:
     """"养了两只仓鼠，一只叫芝麻一只叫汤圆": one memory per pet."""
-    kept = list(re.finditer(rf"养了?(?:两|三|四|几|2|3|4)(?:只|条|个)(?P<rel>{PETS})", text[:m.start()]))
+    kept = list(re.finditer(rf"(?:养了?|我家|家里|我有)(?:两|三|四|几|2|3|4)(?:只|条|个)(?P<rel>{PETS})", text[:m.start()]))
     if not kept or BAD_NAME.match(m["n"]):
         return None
     names = [n for n in re.findall(rf"(?:一|另一|另外一|第二)(?:只|条|个)(?:叫|名叫)([{HAN}]{{1,3}}?)(?=(?:一|另)(?:只|条|个)|[，,。！!？?\s~]|$)",
                                    text[kept[-1].end():]) if not BAD_NAME.match(n)]
     if names and names[0] != m["n"]:
         return None  # the first name speaks for all of them
-    said = text[kept[-1].start():kept[-1].end()]
+    said = zh_clean(text[kept[-1].start():kept[-1].end()])
     return candidate("relationship", f"{said}：{'和'.join(names or [m['n']])}", quote_for(text, kept[-1].start(), m.end()),
                      f"relationship:{m['n']}")
 
@@ -149,7 +149,7 @@ PEOPLE_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(rf"(?:我)?(?:和|跟)(?:{RELS})?(?P<n>(?:小|阿|老)[{HAN}]{{1,2}}?|[{HAN}]{{2}}?)(?:已经|早就|终于|正式|刚|上周|昨天)?"
                 r"(?:分手|分开|离婚|绝交|闹掰|断交|翻脸)了?"), _b_breakup),
     (re.compile(rf"(?:我)?(?:和|跟)(?P<n>{RELS})(?:已经|早就|终于|正式|刚|上周|昨天)?(?:分手|分开|离婚|绝交|闹掰|断交|翻脸)了?"), _b_breakup),
-    (re.compile(rf"(?P<lead>我家的|我的|我家|我|和|跟|的|有个|有一个|有位|有一位|有只|有一只)(?P<rel>{RELS}|{PETS})(?:的名字)?叫" + NAME),
+    (re.compile(rf"(?P<lead>我家的|我的|我家|我|和|跟|的|有个|有一个|有位|有一位|有只|有一只)(?:那|这)?(?:一)?(?:只|条)?(?P<rel>{RELS}|{PETS})(?:的名字)?叫" + NAME),
      _b_named),
     (re.compile(rf"(?P<lead>我的|我家|我|和|跟)(?P<rel>{RELS})" + NICK), _b_named),
     (re.compile(rf"(?P<grp>{GROUP})?(?:(?:我的?|和|跟)?(?P<rel>{COLLEAGUE}))?(?P<n>(?:老|小)(?:{SURNAMES}))(?=[{HAN}，。！？,.!?\s]|$)"),
