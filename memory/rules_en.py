@@ -254,6 +254,12 @@ def _b_the_job(m: re.Match, text: str) -> Candidate | None:
     return candidate("profile", f"Works as the {m['job'].strip()} at {third_person(m['org'].strip())}{promoted}", _q(m, text), "profile:job")
 
 
+def _b_been_doing(m: re.Match, text: str) -> Candidate | None:
+    """"been bartending for 6 years now": the user's trade."""
+    how = re.sub(r"\s+", " ", m["how"]).replace("yrs", "years").replace("yr", "year")
+    return candidate("profile", f"Has been {m['verb'].lower()} {how}", _q(m, text), "profile:job")
+
+
 def _b_passed(m: re.Match, text: str) -> Candidate | None:
     """"I finally passed my CPA exam": a qualification the user now holds."""
     if re.search(r"\b(?:hope|hoping|if|think|pray|praying|wish|need\s+to|have\s+to|gotta|want\s+to)\b[^.!?]*$", text[:m.start()], I):
@@ -323,12 +329,18 @@ def _b_job_aside(m: re.Match, text: str) -> Candidate | None:
 
 def _b_job_here(m: re.Match, text: str) -> Candidate | None:
     """"Pharmacist here, ..." / "tired nurse here": the speaker introducing their job."""
+    former = re.search(r"\b(?P<w>retired|former|ex-)\s*(?=" + re.escape(m["job"]) + r")", m.group(0), I)
+    if former:
+        word = "former" if former["w"].lower().startswith("ex") else former["w"].lower()
+        return candidate("profile", f"Is a {word} {m['job'].strip()}", _q(m, text), "profile:job")
     return _b_job(m, text)
 
 
 def _b_job_verb(m: re.Match, text: str) -> Candidate | None:
     verb = m["verb"].lower()
-    verb = {"do": "Does", "teach": "Teaches"}.get(verb, verb.capitalize() + "s")
+    verb = re.sub(r"\s+", " ", verb)
+    verb = {"do": "Does", "teach": "Teaches", "wait tables": "Waits tables", "babysit": "Babysits",
+            "work retail": "Works retail"}.get(verb, verb.capitalize() + "s")
     phrase = third_person(drop_fillers(m["rest"].strip()))
     return candidate("profile", f"{verb} {phrase}", _q(m, text), "profile:job")
 
@@ -477,7 +489,7 @@ PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
                 r"after|before|this|these|today|right\s+now|lately)\b)", I), _b_being_job),
     (re.compile(r"\(\s*(?:(?:a|an)\s+)?(?P<job>(?:[\w-]+\s+){0,2}?(?:" + JOBS + r"))\s*(?=[,;)]|\s+(?:aka|btw|lol)\b)", I), _b_job_aside),
     (re.compile(r"(?:^|[.!?]\s+)(?:(?:hi|hey|hello|ok|so|yeah)[,!]?\s+)?(?:(?:(?:just\s+)?(?:a|an)|fellow|tired|exhausted|burnt[- ]out|"
-                r"burned[- ]out|overworked|retired|former|new|lonely|sleepy|broke)\s+)?(?P<job>(?:[\w-]+\s+){0,1}?(?:" + JOBS + r"))\s+here\b"
+                r"burned[- ]out|overworked|retired|former|ex-|new|lonely|sleepy|broke)\s*)?(?P<job>(?:[\w-]+\s+){0,1}?(?:" + JOBS + r"))\s+here\b"
                 r"(?!\s+(?:is|was|are|were|said|says|told|and\s+there|at|in|to|for))", I), _b_job_here),
     (re.compile(r"\b(?:I'm|I\s+am|im)\s+(?:(?:now|officially|finally|currently)\s+)?the\s+(?:new\s+)?(?P<job>(?:[\w-]+\s+){0,2}?(?:" + JOBS + r"))"
                 r"\s+(?:at|of|for)\s+(?P<org>(?:(?:a|an|the|my|our)\s+)?[\w'&.-]+(?:\s+[\w'&.-]+){0,3}?)(?=\s*(?:[,.!?;)]|$)|\s+(?:now|and|but|so|lol)\b)", I),
@@ -517,7 +529,14 @@ PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
      _b_teach),
     (re.compile(r"\bI\s+(?P<verb>do|run|manage|own)\s+(?P<rest>(?:the\s+|a\s+|an\s+|my\s+own\s+)?[\w-]+(?:\s+[\w-]+)?"
                 r"\s+(?:for|at)\s+[^,.!?;\n]{2,50}?)(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol)\b)", I), _b_job_verb),
+    (re.compile(r"(?:^|[.!?,;]\s*)as\s+(?:a|an)\s+(?P<job>(?:[\w-]+\s+){0,2}?(?:" + JOBS + r"))\s*,?\s+(?=(?:I|I'm|I've|we)\b)", I),
+     _b_job),
+    (re.compile(r"(?:\bI(?:'ve|\s+have)\s+|(?:^|[.!?,;]\s*))been\s+(?P<verb>bartending|waitressing|waiting\s+tables|nannying|tutoring|teaching|"
+                r"nursing|freelancing|bartending|serving|driving\s+for\s+[A-Z]\w+|cooking\s+professionally|coding\s+professionally|"
+                r"cutting\s+hair|doing\s+hair|doing\s+nails)\s+(?P<how>for\s+(?:\d{1,2}|a\s+few|a\s+couple|two|three|four|five|six|seven|"
+                r"eight|nine|ten|fifteen|twenty)\+?\s+(?:yrs?|years?)|since\s+(?:19|20)\d\d)", I), _b_been_doing),
     (re.compile(r"\bI\s+(?P<verb>drive|cook|write|code|design|clean|deliver|bartend|volunteer|nanny|tutor|edit|build|teach|"
+                r"wait\s+tables|work\s+retail|"
                 r"waitress|babysit|coach|serve)\s+"
                 r"(?P<rest>(?:[\w-]+\s+)?(?:for|at)\s+(?:(?:a|an|the)\s+(?:[\w-]+\s+){0,2}?(?:company|firm|agency|startup|hospital|"
                 r"school|restaurant|bank|store|shop|cafe|bar|pub|brewery|diner|hotel|magazine|newspaper|studio|nonprofit|charity|clinic|"
@@ -647,6 +666,19 @@ def _b_your_messages(m: re.Match, text: str) -> Candidate | None:
     return candidate("feedback", f"Finds the companion's {m['what'].lower()} too {adj}", _q(m, text), style_topic(adj))
 
 
+def _b_too_much(m: re.Match, text: str) -> Candidate | None:
+    what = m["what"].lower()
+    topic = {"joke": "feedback:humor", "apologise": "feedback:apologies", "apologize": "feedback:apologies"}.get(what, "feedback:length")
+    verb = what + ("s" if not what.endswith("e") else "s")
+    return candidate("feedback", f"Finds the companion {verb} too much", _q(m, text), topic)
+
+
+def _b_too_adj(m: re.Match, text: str) -> Candidate | None:
+    adj = m["adj"].lower()
+    return candidate("feedback", f"Finds the companion too {adj}", _q(m, text), style_topic(adj) if STYLE_NOUN.search(adj) else
+                     "feedback:tone")
+
+
 REQ_VERBS = (r"(?:stop|quit|avoid|not|start|try\s+to|tone\s+down|chill(?:\s+out)?\s+(?:on|with)|ease\s+off(?:\s+on)?|"
              r"dial\s+(?:it\s+)?(?:back|down)(?:\s+on)?|go\s+lighter\s+on|lighten\s+up\s+on|type|tone\s+it\s+down\s+with|cut\s+(?:down|back)\s+on|"
              r"cut\s+out|use\s+(?:less|fewer|more)|be\s+(?:more|less)|keep|go\s+easy\s+on|lay\s+off|ease\s+up\s+on|"
@@ -662,8 +694,9 @@ FEEDBACK_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(r"\b(?P<what>swearing|cursing|profanity|emojis?|slang|sarcasm|dark\s+humou?r|long\s+(?:messages|answers|replies)|"
                 r"memes|bad\s+words)\s+(?:is|are)\s+(?:(?:totally|completely|honestly|actually|also|100%)\s+)?(?:fine|ok|okay|welcome|"
                 r"allowed|cool)\b", I), _b_allowed),
-    (re.compile(r"(?:^|[.!?:]\s*|,\s*|\b(?:also|and|oh|but|so|pls|please|ok|okay)\s+)(?:please\s+|pls\s+|just\s+)?"
-                r"(?P<req>(?:stop|quit|don't|do\s+not|never|avoid|tone\s+down|go\s+easy\s+on|ease\s+up\s+on|lay\s+off|"
+    (re.compile(r"(?:^|[.!?:]\s*|,\s*|\b(?:also|and|oh|but|so|pls|please|ok|okay|dude|bro|man|omg|hey|yo|seriously|ugh|lol|"
+                r"girl|babe|bestie)\s+)(?:please\s+|pls\s+|just\s+|can\s+we\s+)?"
+                r"(?P<req>(?:stop|quit|don't|do\s+not|never|avoid|tone\s+down|tone\s+it\s+down\s+(?:with|on)|go\s+easy\s+on|ease\s+up\s+on|lay\s+off|"
                 r"chill(?:\s+out)?\s+(?:on|with)|dial\s+(?:it\s+)?(?:back|down)\s+on|ease\s+off(?:\s+on)?|go\s+lighter\s+on|"
                 r"lighten\s+up\s+on|hold\s+off\s+on|less|fewer|no\s+more|no(?=\s+[\w\s-]{2,30}?\s+please)|cut\s+(?:out|back\s+on|"
                 r"down\s+on)|keep|be\s+(?:more|less)|use\s+(?:less|fewer|more))\b[^?.!\n]*)", I), _b_request),
@@ -677,6 +710,55 @@ FEEDBACK_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(r"\byour\s+(?P<what>messages|replies|answers|responses|texts)\s+are\s+(?:(?:way|too|so|really|a\s+bit|kinda|"
                 r"getting|always)\s+)*(?P<adj>too\s+long|long|too\s+short|too\s+formal|formal|too\s+wordy|wordy|too\s+cheesy|"
                 r"cheesy|robotic|repetitive|too\s+much)\b", I), _b_your_messages),
+    (re.compile(r"\byou\s+(?:always\s+|sometimes\s+|kinda\s+|honestly\s+)?(?P<what>talk|ramble|write|text|apologi[sz]e|joke)\s+"
+                r"(?:(?:way|a\s+bit|a\s+little|kinda|so\s+much)\s+)?too\s+much\b", I), _b_too_much),
+    (re.compile(r"\byou(?:'re|\s+are|\s+sound)\s+(?:being\s+)?(?:(?:way|a\s+bit|a\s+little|kinda|so|sometimes|always)\s+)*too\s+"
+                r"(?P<adj>formal|wordy|long-winded|cheery|chipper|peppy|serious|robotic|preachy|pushy|intense|clinical|stiff|"
+                r"fake|cheesy|dramatic|repetitive)\b", I), _b_too_adj),
     (re.compile(r"\byou\s+(?:always\s+|keep\s+)?(?:ask|use|say|send|make|give|add)(?:ing)?\s+(?:way\s+)?too\s+"
                 r"(?:many|much)\s+(?P<x>[\w\s]{2,25}?)(?=\s*(?:[,.!?;]|$))", I), _b_too_many),
 ]
+
+
+# ---------------------------------------------------------------- phone keyboards: ’ for ', and "dont"
+
+def loosen_apostrophes(pattern: str) -> str:
+    """A rule regex that also reads curly apostrophes ("I’m", "don’t") and a dropped one in "dont", "cant"."""
+    out, i, in_class = [], 0, False
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\":
+            out.append(pattern[i:i + 2])
+            i += 2
+            continue
+        if in_class:
+            in_class = ch != "]" or pattern[i - 1] == "["
+            out.append("'’" if ch == "'" else ch)
+        elif ch == "[":
+            in_class = True
+            out.append(ch)
+            if pattern.startswith("^", i + 1):
+                out.append("^")
+                i += 1
+        elif pattern.startswith("n't", i):
+            out.append("n['’]?t")
+            i += 2
+        elif ch == "'":
+            out.append("['’]")
+        else:
+            out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def loosen_table(table: list[tuple[re.Pattern[str], Builder]]) -> None:
+    """Loosen every pattern of a rule table in place (a pattern that would not compile loosened stays as it was)."""
+    for n, (pattern, build) in enumerate(table):
+        try:
+            table[n] = (re.compile(loosen_apostrophes(pattern.pattern), pattern.flags), build)
+        except re.error:
+            pass
+
+
+for _table in (PROFILE_RULES, FEEDBACK_RULES):
+    loosen_table(_table)

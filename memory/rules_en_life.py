@@ -12,7 +12,7 @@ from datetime import date
 from memory.dates import find_dates
 from memory.records import Candidate
 from memory.rules_common import ACTIVITIES, activity_key, candidate, drop_fillers, norm_object, third_person
-from memory.rules_en import OBJ, PETS, RELATIONS, Builder, I, _ok_obj, _q
+from memory.rules_en import OBJ, PETS, RELATIONS, Builder, I, _ok_obj, _q, loosen_apostrophes, loosen_table
 from memory.rules_en_social import NOT_NAMES, _predicate
 from memory.rules_events import EVENT_EN
 
@@ -64,8 +64,10 @@ def _b_every(m: re.Match, text: str) -> Candidate | None:
     when = re.sub(r"\s+", " ", m["when"].strip())
     when = " ".join(w.capitalize() if w.lower().endswith("day") and w.lower() not in ("day", "workday") else w.lower()
                     for w in when.split())
-    key = next((k for p, k in ACTIVITIES if re.search(r"\b(?:" + p + r")\b", act, I)), norm_object(" ".join(act.split()[:3])))
-    who = "" if m["who"].lower() == "i" else "they and others "
+    words = re.sub(r"^(?:do|have|get|go|make|play|grab|hit)\s+(?=\w)", "", act, flags=I).split()
+    key = next((k for p, k in ACTIVITIES if re.search(r"\b(?:" + p + r")\b", act, I)), norm_object(" ".join(words[:2])))
+    who = "" if m["who"].lower() == "i" else "they and others " if m["who"].lower() == "we" else \
+        "they and " + third_person(m["who"].split(None, 2)[-1] if False else re.sub(r"(?i)^me\s+and\s+", "", m["who"])) + " "
     if not who:
         verb, _, rest = act.partition(" ")
         verb = {"do": "does", "go": "goes", "have": "has"}.get(verb.lower(), verb if verb.endswith("s") else
@@ -76,7 +78,7 @@ def _b_every(m: re.Match, text: str) -> Candidate | None:
 
 ROUTINE_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(r"(?:^|[.!?,;]\s*|\b(?:and|so|also|now|plus)\s+)(?:(?:basically|usually|pretty\s+much)\s+)?every\s+"
-                r"(?P<when>" + WHEN_EVERY + r")\s*,?\s+(?P<who>I|we)\s+(?:(?:usually|always|normally|still|now|try\s+to)\s+)?"
+                r"(?P<when>" + WHEN_EVERY + r")\s*,?\s+(?P<who>I|we|me\s+and\s+(?:my|the)\s+[\w-]+)\s+(?:(?:usually|always|normally|still|now|try\s+to)\s+)?"
                 r"(?P<act>[a-z][^,.!?;\n]{3,60}?)(?=\s*(?:[,.!?;]|$)|\s+(?:and\s+then|then|but|so|lol|because|cuz)\b)", I), _b_every),
     (re.compile(r"\bI\s+(?P<how>usually|normally|always|typically|often|now|mostly)?\s*(?P<act>hit\s+the\s+gym|go\s+to\s+the\s+gym|"
                 r"work\s+out|go\s+(?:for\s+a\s+)?run|run|swim|do\s+yoga|go\s+climbing|meditate|walk\s+(?:my|the)\s+dog|study)\s+"
@@ -227,6 +229,7 @@ FALLOUT = (r"(?:we(?:'re|\s+are)\s+(?:not|no\s+longer)\s+(?:speaking|talking|fri
            r"with\s+(?:him|her|them)|I\s+(?:blocked|unfollowed|cut\s+off)\s+(?:him|her|them)|I\s+cut\s+(?:him|her|them)\s+off|"
            r"I\s+(?:hate|can't\s+stand)\s+(?:him|her|them)\s+(?:now|anymore)|(?:he|she|they)\s+(?:ghosted|betrayed|blocked)\s+me|"
            r"threw\s+me\s+under\s+the\s+bus|stabbed\s+me\s+in\s+the\s+back|lied\s+to\s+me)")
+FALLOUT = loosen_apostrophes(FALLOUT)
 SUBJECT_VERB = (r"(?:just\s+|totally\s+|literally\s+|basically\s+)?(?:moved|threw|lied|stole|cheated|ghosted|blocked|betrayed|left|said|"
                 r"told|took|broke|stopped|started|never|always|keeps|kept|got|has|had|is|was|and\s+I)\b")
 STARTERS = frozenset("I Ok Okay So Yeah Yes No Honestly Anyway Today Yesterday Also And But Well Oh Ugh Lol Omg Sorry Thanks Hey Hi "
@@ -406,7 +409,20 @@ def _b_own_place(m: re.Match, text: str) -> Candidate | None:
     return candidate("profile", content, _q(m, text), "profile:city" if place else "profile:household")
 
 
+def _b_grew_up(m: re.Match, text: str) -> Candidate | None:
+    return candidate("profile", f"Grew up in {m['place']}", _q(m, text), "profile:hometown")
+
+
+def _b_been_in(m: re.Match, text: str) -> Candidate | None:
+    since = re.sub(r"\s+", " ", m["since"].strip())
+    return candidate("profile", f"Lives in {m['place']} ({third_person(since)})", _q(m, text), "profile:city")
+
+
 HOME_RULES: list[tuple[re.Pattern[str], Builder]] = [
+    (re.compile(r"(?:\bI\s+|(?:^|[.!?,;]\s*))(?:was\s+)?(?:grew\s+up|born\s+and\s+raised|raised)\s+in\s+" + PLACE, I), _b_grew_up),
+    (re.compile(r"\bI(?:'ve|\s+have)\s+(?:been|lived)\s+(?:(?:here\s+)?in\s+)" + PLACE + r"\s+(?P<since>(?:since|for)\s+"
+                r"(?:(?:my|the|college|uni|high\s+school|\d{4}|\d{1,2}|a\s+few|a\s+couple\s+of|two|three|four|five|six|seven|eight|nine|ten|"
+                r"many|almost|over|like|about)\b[\w\s]{0,20}?))(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol|now)\b)", I), _b_been_in),
     (re.compile(r"(?P<years>" + YEARS + r")\s+(?:of\s+)?(?:living|being|life)\s+in\s+" + PLACE
                 + r"(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol|now|already|you|i|it)\b)", I), _b_years_in),
     (re.compile(r"\bI(?:'m|\s+am|\s+still|)\s*(?:still\s+)?(?:living|live)\s+(?:with|w/?)\s+(?:my\s+)?(?P<who>parents|mom|mum|dad|folks|family|"
@@ -501,3 +517,6 @@ PERSON_EVENT_RULES: list[tuple[re.Pattern[str], Builder]] = [
 ]
 
 EN_LIFE_TABLES = (ROUTINE_RULES, LIFE_RULES, PEOPLE_RULES, MORE_PROFILE_RULES, HOME_RULES, PERSON_EVENT_RULES)
+
+for _table in EN_LIFE_TABLES:
+    loosen_table(_table)

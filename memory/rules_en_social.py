@@ -5,7 +5,7 @@ import re
 
 from memory.records import Candidate
 from memory.rules_common import candidate, drop_fillers, norm_object, third_person
-from memory.rules_en import ADV, JOBS, MOODS, OBJ, PETS, RELATIONS, Builder, I, _ok_obj, _q
+from memory.rules_en import ADV, JOBS, MOODS, OBJ, PETS, RELATIONS, Builder, I, _ok_obj, _q, loosen_table
 
 # ---------------------------------------------------------------- likes and dislikes
 
@@ -177,7 +177,7 @@ def _b_gross(m: re.Match, text: str) -> Candidate | None:
     return _pref(m, text, "Dislikes {obj}", -1, obj)
 
 
-NOT_A_TASTE = re.compile(r"(?:it|this|that|these|those|he|she|they|you|who|what|which|there|here|everything|nothing|"
+NOT_A_TASTE = re.compile(r"(?:it|this|that|(?:these|those)$|he|she|they|you|who|what|which|there|here|everything|nothing|"
                          r"(?:my|his|her|their|our|your)\s+(?:[\w-]+\s+)?(?:" + RELATIONS + "|" + PETS + r")s?)\b|(?:" + RELATIONS + r")s?$", I)
 
 
@@ -213,6 +213,13 @@ def _b_got_me_into(m: re.Match, text: str) -> Candidate | None:
                 m["obj"], I):
         return None
     return _pref(m, text, "Is into {obj}", 1)
+
+
+def _b_not_person(m: re.Match, text: str) -> Candidate | None:
+    """"i'm not a coffee person"."""
+    if m["obj"].lower() in ("people", "morning", "night", "big", "huge", "people's", "nice", "good", "bad", "real"):
+        return None
+    return _pref(m, text, "Is not a {obj} person", -1)
 
 
 def _b_taught_fav(m: re.Match, text: str) -> Candidate | None:
@@ -326,6 +333,15 @@ PREFERENCE_RULES += [
     (re.compile(r"\b(?:I|my\s+(?:stomach|body|gut|skin|system))\s+(?:just\s+|really\s+|honestly\s+|literally\s+)?(?:can't|cannot|can\s+no\s+longer|"
                 r"couldn't)\s+(?:really\s+|even\s+)?(?:handle|tolerate|digest|stomach)\s+" + OBJ, I), _b_cant_handle),
     (re.compile(r"\b(?:got|gets|getting|finally\s+got)\s+me\s+(?:hooked\s+on|into|obsessed\s+with|addicted\s+to)\s+" + OBJ, I), _b_got_me_into),
+    (re.compile(r"\bmy\s+(?:go-to|comfort|current|forever)\s+(?P<kind>(?:comfort\s+)?(?:show|movie|film|food|meal|snack|song|album|game|book|"
+                r"podcast|drink|order|karaoke\s+song|series|anime|artist|band))\s+(?:is|has\s+to\s+be|will\s+always\s+be|=|:)\s+"
+                r"(?P<obj>[^,.!?;:\n(]{2,50}?)(?=\s*[,.!?;\n(]|$|\s+(?:lol|lmao|tbh|btw|because|cuz|haha\w*|and\s+I)\b)", I), _b_fav_colon),
+    (re.compile(r"\bI\s+(?:(?:could|would)\s+(?:honestly\s+|literally\s+|happily\s+|seriously\s+)*(?:eat|drink|live\s+on|listen\s+to|"
+                r"watch|play|read)|will\s+never\s+get\s+tired\s+of|never\s+get\s+tired\s+of)\s+" + OBJ
+                + r"(?=\s+(?:every\s+(?:day|single\s+day|night|meal)|forever|all\s+day|for\s+every\s+meal|on\s+repeat|24/7)|"
+                r"[^.!?;]*\b(?:never\s+get\s+tired|never\s+gets\s+old))", I), _b_like_it),
+    (re.compile(r"\bI(?:'m|\s+am)\s+(?:just\s+|really\s+|honestly\s+|definitely\s+)?not\s+(?:a|an|really\s+a|much\s+of\s+a)\s+"
+                r"(?P<obj>[\w-]+(?:\s[\w-]+)?)\s+(?:person|fan|guy|girl|gal|lover)\b", I), _b_not_person),
     (re.compile(r"\b(?:taught|showed)\s+me\s+(?:how\s+)?to\s+" + OBJ + r"[^.!?;]{0,60}?\b(?:it's|its|it\s+is|that's|it\s+became|it's\s+become)\s+"
                 r"(?:(?:still|now|honestly|literally|basically|kinda)\s+)*my\s+(?:favou?rite|fav|fave)\s+"
                 r"(?P<what>(?:way|thing|hobby|part)\b[^,.!?;\n]{0,40}?)(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|lol)\b)", I), _b_taught_fav),
@@ -407,7 +423,7 @@ def _b_new_pet(m: re.Match, text: str) -> Candidate | None:
 
 
 def _b_relative_news(m: re.Match, text: str) -> Candidate | None:
-    rel, pred = m["rel"].lower(), third_person(drop_fillers(m["pred"].strip()))
+    rel, pred = m["rel"].lower(), third_person(drop_fillers(re.sub(r"^['’]s\s+", "is ", m["pred"].strip())))
     return candidate("relationship", f"{rel} {pred}", _q(m, text), f"relationship:{rel}")
 
 
@@ -433,7 +449,7 @@ PEOPLE_RULES: list[tuple[re.Pattern[str], Builder]] = [
                 + r"(?P<rest>[^.!?;\n]*)"), _b_named),
     (re.compile(NAME + r"\s+(?i:and\s+I)\b"), _b_couple),
     (re.compile(r"(?i:\bI(?:'m|\s+am)\s+(?:dating|seeing|engaged\s+to|married\s+to))\s+" + NAME), _b_couple),
-    (re.compile(REL_LEAD + r"(?i:(?P<rel>" + RELATIONS + r"))\s+(?P<pred>(?i:(?:is|works\s+as)\s+(?:a|an)\s+(?:[\w-]+\s+){0,2}?"
+    (re.compile(REL_LEAD + r"(?i:(?P<rel>" + RELATIONS + r"))(?:\s+|(?=['’]s\s))(?P<pred>(?i:(?:is|['’]s|works\s+as)\s+(?:a|an)\s+(?:[\w-]+\s+){0,2}?"
                 r"(?:" + JOBS + r")|works\s+(?:at|for)\s+[A-Z][\w'&-]*(?:\s+[A-Z][\w'&-]*)*))\b"), _b_relative_news),
     (re.compile(r"(?i:\b(?:adopted|got|rescued|brought\s+home|have)\s+(?:a|an|our|my)\s+(?:new\s+)?(?:[\w-]+\s+)?)(?P<rel>(?i:" + PETS
                 + r"))\b[^.!?]{0,40}?[.!?]*\s*(?i:(?:her|his|its|their)\s+name\s+is|named|called)\s+" + NAME), _b_new_pet),
@@ -492,3 +508,6 @@ MOOD_RULES: list[tuple[re.Pattern[str], Builder]] = [
                 r"honestly|genuinely|constantly|completely|totally|way)\s+)*(?P<mood>" + MOODS + r")\b", I),
      _b_mood),
 ]
+
+for _table in (PREFERENCE_RULES, PEOPLE_RULES, MOOD_RULES):
+    loosen_table(_table)

@@ -74,6 +74,25 @@ POSITIVE = [
     ("me and my husband have been trying for a baby for almost two years now", "relationship", ["husband", "baby"],
      "relationship:husband"),
     ("Leila called off the engagement. I don't know what to do", "relationship", ["Leila", "called off"], "relationship:leila"),
+    # what phone keyboards and fast typing do
+    ("I’m a nurse in Boston", "profile", ["nurse"], "profile:job"),
+    ("I don’t like olives", "preference", ["olives"], "preference:olives"),
+    ("i dont play guitar anymore, no time", "preference", ["guitar"], "preference:guitar"),
+    # more ways of saying the job, the place, the taste, the style wish
+    ("as a vet tech i see a lot of sad stuff", "profile", ["vet tech"], "profile:job"),
+    ("i wait tables at a diner in Tulsa, it pays the bills", "profile", ["tables", "Tulsa"], "profile:job"),
+    ("been bartending for 6 years now and i'm tired", "profile", ["bartending", "6 years"], "profile:job"),
+    ("retired teacher here, 34 years in the classroom", "profile", ["retired teacher"], "profile:job"),
+    ("grew up in Ohio but i've been in Seattle since college", "profile", ["Seattle", "Ohio"], "profile:city"),
+    ("every friday night me and my roommates do pizza and a movie", "profile", ["Friday", "pizza"], None),
+    ("my go-to comfort show is the office, i've seen it 12 times", "preference", ["the office"], "preference:office"),
+    ("fav snack = those spicy chips from trader joes", "preference", ["spicy chips"], None),
+    ("i could eat sushi every day honestly", "preference", ["sushi"], "preference:sushi"),
+    ("honestly i'm not a coffee person, tea all the way", "preference", ["coffee"], "preference:coffee"),
+    ("dude tone it down with the therapy speak", "feedback", ["therapy speak"], "feedback:motivation"),
+    ("you talk way too much sometimes lol", "feedback", ["too much"], "feedback:length"),
+    ("you're being way too formal with me", "feedback", ["formal"], "feedback:tone"),
+    ("my mom's a nurse and she works nights", "relationship", ["mom", "nurse"], "relationship:mom"),
     # people
     ("turns out Gretchen has been complaining about me behind my back?? we're not friends anymore",
      "relationship", ["Gretchen", "not friends"], "relationship:gretchen"),
@@ -148,6 +167,13 @@ LOOKALIKES = [
     ("my friend and her husband have been trying for a baby", ["baby"]),
     ("if I have jury duty on the 17th I'll scream", ["jury"]),
     ("my brother's flying kites in the park", ["kites"]),
+    ("as a kid i loved dinosaurs", ["Works as"]),
+    ("I could eat a horse right now", ["horse"]),
+    ("i'm not a morning person", ["Is not a morning"]),
+    ("my mom's a nurse", ["Works as"]),
+    ("dude that's hilarious", ["hilarious"]),
+    ("you're too kind", ["kind"]),
+    ("every time i try to sleep my neighbor starts drilling", ["drilling"]),
 ]
 
 
