@@ -52,8 +52,9 @@ JOB_SUFFIX = (r"老师|教师|医生|护士|工程师|程序员|设计师|律师
               r"快递小哥|外卖小哥|配送员|司仪|婚礼策划|化妆师|配音演员|配音员|声优|程序猿|程序媛|攻城狮|设计狗|程序狗|运营狗|产品狗|"
               r"医学生|实验员|科研人员|护理员|农民工|厂妹|厂弟|流水线工人")
 WORK_FIELD = (r"开发|设计|运营|销售|测试|产品|前端|后端|算法|财务|会计|人事|行政|市场|编辑|咨询|外贸|电商|翻译|审计|数据|"
-              r"投行|风控|客服|主播|自媒体|销售|教培|物流|采购|法务|公关|研发|数据分析|剪辑|美工")
-RELS = (r"男朋友|女朋友|男友|女友|老公|老婆|丈夫|妻子|对象|闺蜜|好朋友|好友|朋友|发小|室友|舍友|同事|同学|领导|"
+              r"投行|风控|客服|主播|自媒体|销售|教培|物流|采购|法务|公关|研发|数据分析|剪辑|美工|金融|互联网|房地产|广告|新媒体|"
+              r"证券|基金|保险|餐饮|快消|影视|装修|室内设计|建筑设计|UI设计|平面设计|游戏开发|IT")
+RELS = (r"前男友|前女友|前任|前夫|前妻|男朋友|女朋友|男友|女友|老公|老婆|丈夫|妻子|对象|闺蜜|好朋友|好友|朋友|发小|室友|舍友|同事|同学|领导|"
         r"姐姐|妹妹|哥哥|弟弟|妈妈|爸爸|奶奶|爷爷|外婆|外公|姥姥|姥爷|儿子|女儿|孩子|表姐|表妹|表哥|表弟|堂姐|堂妹|"
         r"舅舅|阿姨|姑姑|叔叔|姐|妹|哥|弟|妈|爸")
 PETS = (r"猫咪|小猫|猫猫|布偶猫|英短|美短|橘猫|狸花猫|暹罗猫|加菲猫|猫|狗狗|小狗|柴犬|柯基|金毛|哈士奇|泰迪|边牧|拉布拉多|萨摩耶|"
@@ -167,8 +168,8 @@ def _b_job(m: re.Match, text: str) -> Candidate | None:
 
 
 def _b_field(m: re.Match, text: str) -> Candidate | None:
-    if _someone_else(text, m.start()) or _told_of_someone(text, m.start()):
-        return None
+    if _someone_else(text, m.start()) or _told_of_someone(text, m.start()) or re.match(r"(?:个|一个|一|了|点|些|过|完)", m["j"]):
+        return None  # "去做个测试" is an errand, not a field
     return candidate("profile", f"做{m['j']}工作", _q(m, text), "profile:job")
 
 
@@ -321,6 +322,11 @@ def _b_moved_job(m: re.Match, text: str) -> Candidate | None:
     return candidate("profile", f"{m['v']}{m['org']}{_same_place(text, m.end())}", _q(m, text), "profile:job")
 
 
+def _b_trade(m: re.Match, text: str) -> Candidate | None:
+    """"我一个教书的", "我是送外卖的": a job said as what the user does."""
+    return candidate("profile", f"是{m['x']}的", _q(m, text), "profile:job")
+
+
 def _b_own_shop(m: re.Match, text: str) -> Candidate | None:
     return candidate("profile", f"自己开了家{m['x']}", _q(m, text), "profile:job")
 
@@ -435,6 +441,10 @@ PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(rf"(?:我)?对(?P<x>[{HAN}A-Za-z]{{1,8}}?)(?:严重|有点|特别)?过敏"), _b_allergy),
     (re.compile(rf"我的(?:职业|工作)是(?P<j>[^，。！？,.!?]{{2,12}})"), _b_job),
     (re.compile(rf"(?<![叫])做(?P<j>[{HAN}A-Za-z]{{0,4}}(?:{JOB_SUFFIX}|{WORK_FIELD}))(?:的|工作)?"), _b_field),
+    (re.compile(rf"我(?:是|就是|一个|是个|是一个)?(?:干|搞)(?P<j>[{HAN}A-Za-z]{{0,4}}(?:{JOB_SUFFIX}|{WORK_FIELD}))的"), _b_field),
+    (re.compile(r"我(?:是|就是)?(?:一个|个|一)?(?P<x>教书|写代码|敲代码|送外卖|送快递|开滴滴|跑滴滴|开出租|跑出租|卖保险|卖房子|种地|开货车|跑运输)"
+                r"的(?=[，。！？,.!?\s]|$|啦|呀|哈|嘛|，)"), _b_trade),
+    (re.compile(rf"(?:我的)?(?:本职|主业|正职|本职工作)(?:是|做)(?:一名|一个|个)?(?P<j>[{HAN}A-Za-z]{{0,6}}?(?:{JOB_SUFFIX}|{WORK_FIELD}))"), _b_job),
     (re.compile(r"(?:我(?:今年)?|(?<![^，,。！!\s])今年)(?P<a>\d{2}|[二三四五六七八九]十[一二三四五六七八九]?)岁"), _b_age),
     (re.compile(r"我是?(?P<a>[0-9]{2}|[零一二三四五六七八九]{2})后"), _b_age),
 ]

@@ -16,7 +16,8 @@ FAMILY = (r"男朋友|女朋友|男友|女友|老公|老婆|丈夫|妻子|对象
 KIN_FULL = {"姐": "姐姐", "妹": "妹妹", "哥": "哥哥", "弟": "弟弟", "妈": "妈妈", "爸": "爸爸"}
 NEWS = (r"生了|怀孕|结婚|去世|走了|住院|生病|手术|离婚|确诊|退休|吵了|吵架|闹翻|冷战|出国|考上|毕业|分手|病了|过世|"
         r"身体不(?:太|是很)?好|身体出了?问题|不舒服|查出|骨折|摔(?:了|倒)|进了?医院|出事|失业|被裁|辞职|"
-        r"上(?:小学|初中|高中|大学|幼儿园)|出生|满月|周岁|异地|在一起|同居|订婚|搬到一起|住到一起|闹僵|"
+        r"上(?:小学|初中|高中|大学|幼儿园)|出生|满月|周岁|异地|在一起|同居|订婚|搬到一起|住到一起|闹僵|和好|复合|"
+        r"(?:今年|已经|都|快)[\d一二三四五六七八九十两]{1,3}岁|"
         r"关系(?:一直|很|特别|不太|不|挺|超|都|还|非常|有点|越来越|变得|比较)*(?:好|差|紧张|一般|僵|冷淡|疏远|近|亲|铁|尴尬|恶劣)")
 MOOD = (r"压力(?:好|很|特别|超|太|超级|有点|挺)?大|失眠|焦虑|抑郁|孤独|孤单|寂寞|(?<![A-Za-z])emo(?![A-Za-z])|心情[^，。！？]{0,4}?(?:不好|不太好|很差|差|低落|糟)|"
         r"提不起劲|提不起兴趣|打不起精神|没劲|"
@@ -71,6 +72,13 @@ def _b_teammate(m: re.Match, text: str) -> Candidate | None:
     rest = zh_clean(text[m.end("n"):rest_clause.end])
     who = m["rel"] or re.sub(r"^我们|的$", "", m["grp"]) + "的"  # "组的老周": the user's own words
     return candidate("relationship", f"{who}{m['n']}{rest}", quote_for(text, m.start(), rest_clause.end), f"relationship:{m['n']}")
+
+
+def _b_together(m: re.Match, text: str) -> Candidate | None:
+    """"我和小林在一起三年了", "我跟小琪和好了": named, and the same topic as an earlier break."""
+    if BAD_NAME.match(m["n"]):
+        return None
+    return candidate("relationship", zh_clean(m.group(0)), _q(m, text), f"relationship:{m['n']}")
 
 
 def _b_kept_pet(m: re.Match, text: str) -> Candidate | None:
@@ -160,6 +168,10 @@ PEOPLE_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(rf"养了?(?:一)?(?:只|条|个|头)(?P<desc>[{HAN}]{{0,3}}?)(?P<rel>{PETS})(?:叫|名叫|名字叫)" + NAME), _b_kept_pet),
     (re.compile(rf"(?:我|跟我|和我)(?P<rel>{RELS})(?P<pred>[^，。！？,.!?]*?(?:{NEWS}))"), _b_news),
     (re.compile(rf"(?:跟|和)(?:我)?(?P<rel>{RELS})(?P<pred>[^，。！？,.!?]{{0,8}}?(?:{NEWS}))"), _b_news),
+    (re.compile(rf"我(?:有个|有一个|有位)(?P<rel>{FAMILY})(?P<pred>[^，。！？,.!?]{{0,8}}?(?:{NEWS}|在(?:读|上|念)[{HAN}]{{1,4}}|"
+                rf"在[{HAN}]{{2,6}}(?:上班|工作|读书)))"), _b_news),
+    (re.compile(rf"(?:我)?(?:和|跟)(?P<n>(?:小|阿)[{HAN}]{{1,2}}?|[A-Z][a-z]{{1,10}})(?:已经|终于|又)?(?:在一起|和好|复合)(?:[\d一二三四五六七八九十两半]{{1,3}}(?:个月|年))?了"),
+     _b_together),
     (re.compile(rf"(?:我|我的|我家)(?P<rel>{FAMILY})(?P<pred>(?:是|当|做)(?:一名|一个|个|名)?[{HAN}A-Za-z]{{0,6}}?(?:{JOB_SUFFIX})|"
                 rf"在[^，。！？,.!?]{{2,10}}?(?:上班|工作|读书|上学|读研))"), _b_news),
     (re.compile(rf"我(?:家)?有(?P<n>一|两|三|四|五|[1-5])(?:个|只|条)(?P<rel>孩子|儿子|女儿|娃|宝宝|兄弟姐妹|姐姐|哥哥|弟弟|妹妹|{PETS})"), _b_has),

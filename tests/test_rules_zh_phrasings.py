@@ -67,6 +67,14 @@ FOUND = [
     ("每周三固定去打羽毛球", "profile", ["羽毛球"], "profile:routine:打球"),
     ("我每天都会看书", "preference", ["看书"], "preference:书"),
     ("我入职字节了", "profile", ["字节"], "profile:job"),
+    ("我干会计的，月底忙成狗", "profile", ["会计"], "profile:job"),
+    ("我是搞金融的", "profile", ["金融"], "profile:job"),
+    ("我一个教书的，哪懂这些", "profile", ["教书"], "profile:job"),
+    ("我本职是护士", "profile", ["护士"], "profile:job"),
+    ("我和小林在一起三年了", "relationship", ["小林", "三年"], "relationship:小林"),
+    ("我女儿今年三岁了", "relationship", ["女儿", "三岁"], "relationship:女儿"),
+    ("我有个弟弟在读大学", "relationship", ["弟弟", "大学"], "relationship:弟弟"),
+    ("我前男友叫阿杰", "relationship", ["阿杰"], "relationship:阿杰"),
 ]
 
 # (message, a word no memory's content or topic may contain)
@@ -114,6 +122,10 @@ LOOKALIKES = [
     ("我想升职", "升职"),
     ("来北京第三天了", "北京"),
     ("我每天都刷视频", "routine"),
+    ("我要去做个测试", "测试"),
+    ("他是干销售的", "销售"),
+    ("我有个朋友想问一下", "朋友"),
+    ("我做饭的时候", "做饭"),
 ]
 
 
@@ -137,6 +149,7 @@ REVERSALS = [
     ("我在字节跳动做运营", "我跳槽到腾讯了，还是做运营"),
     ("我每天早上六点起来晨跑五公里", "我现在改成晚上下班以后去夜跑了"),
     ("我是易烊千玺的铁粉", "我已经不是易烊千玺的粉丝了"),
+    ("我跟小鹿闹掰了", "我跟小鹿和好了"),
 ]
 
 
