@@ -489,7 +489,7 @@ PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
                 r"after|before|this|these|today|right\s+now|lately)\b)", I), _b_being_job),
     (re.compile(r"\(\s*(?:(?:a|an)\s+)?(?P<job>(?:[\w-]+\s+){0,2}?(?:" + JOBS + r"))\s*(?=[,;)]|\s+(?:aka|btw|lol)\b)", I), _b_job_aside),
     (re.compile(r"(?:^|[.!?]\s+)(?:(?:hi|hey|hello|ok|so|yeah)[,!]?\s+)?(?:(?:(?:just\s+)?(?:a|an)|fellow|tired|exhausted|burnt[- ]out|"
-                r"burned[- ]out|overworked|retired|former|ex-|new|lonely|sleepy|broke)\s*)?(?P<job>(?:[\w-]+\s+){0,1}?(?:" + JOBS + r"))\s+here\b"
+                r"burned[- ]out|overworked|retired|former|ex-|new|lonely|sleepy|broke)\s*)?(?P<job>(?:[\w-]+\s+){0,1}?(?:" + JOBS + r"))\s+here\b(?!\s*\?)"
                 r"(?!\s+(?:is|was|are|were|said|says|told|and\s+there|at|in|to|for))", I), _b_job_here),
     (re.compile(r"\b(?:I'm|I\s+am|im)\s+(?:(?:now|officially|finally|currently)\s+)?the\s+(?:new\s+)?(?P<job>(?:[\w-]+\s+){0,2}?(?:" + JOBS + r"))"
                 r"\s+(?:at|of|for)\s+(?P<org>(?:(?:a|an|the|my|our)\s+)?[\w'&.-]+(?:\s+[\w'&.-]+){0,3}?)(?=\s*(?:[,.!?;)]|$)|\s+(?:now|and|but|so|lol)\b)", I),
@@ -711,7 +711,7 @@ FEEDBACK_RULES: list[tuple[re.Pattern[str], Builder]] = [
                 r"getting|always)\s+)*(?P<adj>too\s+long|long|too\s+short|too\s+formal|formal|too\s+wordy|wordy|too\s+cheesy|"
                 r"cheesy|robotic|repetitive|too\s+much)\b", I), _b_your_messages),
     (re.compile(r"\byou\s+(?:always\s+|sometimes\s+|kinda\s+|honestly\s+)?(?P<what>talk|ramble|write|text|apologi[sz]e|joke)\s+"
-                r"(?:(?:way|a\s+bit|a\s+little|kinda|so\s+much)\s+)?too\s+much\b", I), _b_too_much),
+                r"(?:(?:way|a\s+bit|a\s+little|kinda|so\s+much)\s+)?too\s+much\b(?![^.!\n]*\?)", I), _b_too_much),
     (re.compile(r"\byou(?:'re|\s+are|\s+sound)\s+(?:being\s+)?(?:(?:way|a\s+bit|a\s+little|kinda|so|sometimes|always)\s+)*too\s+"
                 r"(?P<adj>formal|wordy|long-winded|cheery|chipper|peppy|serious|robotic|preachy|pushy|intense|clinical|stiff|"
                 r"fake|cheesy|dramatic|repetitive)\b", I), _b_too_adj),

@@ -53,7 +53,7 @@ WHEN_EVERY = (r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|weekday|weekend|morni
               r"work\s+day|workday|friday\s+night|saturday\s+night")
 NOT_A_ROUTINE = re.compile(r"(?:feel|felt|think|wish|want|hate|dread|cry|worry|regret|miss|wonder|can't|cannot|don't|never|forget|"
                            r"realize|realise|get\s+(?:so|really|more)|am|'m|was|wake\s+up\s+(?:tired|exhausted|sad|anxious)|"
-                           r"swear|somehow|still|just\s+want|tell\s+myself|promise)\b", I)
+                           r"swear|somehow|still|just\s+want|tell\s+myself|promise|argue|fight|complain|stress|panic|end\s+up)\b", I)
 
 
 def _b_every(m: re.Match, text: str) -> Candidate | None:
@@ -395,6 +395,8 @@ def _b_with_family_in(m: re.Match, text: str) -> Candidate | None:
 
 def _b_own_place(m: re.Match, text: str) -> Candidate | None:
     """"I MOVED OUT!!! got my own little studio apartment, still in Sacramento"."""
+    if re.match(r"\s+of\s+(?!(?:my|our|the)\s+(?:parents|folks|mom|mum|dad|family|ex|childhood|dorms?)\b)", text[m.end():], I):
+        return None  # "moved out of my old room into the bigger one"
     if re.search(r"\b(?:if|when|once|until|till|someday|one\s+day|hope|want|wanna|dream|can't\s+wait|saving|save\s+up)\b",
                  text[max(0, m.start() - 30):m.start()], I):
         return None

@@ -20,8 +20,8 @@ def pref_key(obj: str) -> str:
 
 def _pref(m: re.Match, text: str, template: str, polarity: int, raw: str | None = None) -> Candidate | None:
     obj = _ok_obj(raw or m["obj"])
-    if not obj:
-        return None
+    if not obj or re.match(r"(?:my|his|her|their|our)\s+(?:[\w-]+\s+)?(?:" + RELATIONS + r")s?\b", obj, I):
+        return None  # a person, not a taste ("so over my ex Tom")
     content = template.format(obj=third_person(obj), **{k: v or "" for k, v in m.groupdict().items() if k != "obj"})
     return candidate("preference", content, _q(m, text), pref_key(obj), polarity)
 
@@ -202,13 +202,17 @@ def _b_my_thing(m: re.Match, text: str) -> Candidate | None:
 
 def _b_cant_handle(m: re.Match, text: str) -> Candidate | None:
     """"my stomach can't handle spicy food anymore": something given up, on the topic of the old like."""
+    if re.match(r"(?:another|one\s+more|more|any|all|the|this|that|these|those|my|your|his|her|their|our|a|an|people|today|"
+                r"tonight|life|stress|pressure)\b", m["obj"], I):
+        return None
     anymore = re.match(r"[^,.!?;]{0,15}?\b(?:anymore|any\s+more|now)\b", text[m.end():], I) or "no longer" in m.group(0).lower()
     return _pref(m, text, "Can't handle {obj}" + (" anymore" if anymore else ""), -1)
 
 
 def _b_got_me_into(m: re.Match, text: str) -> Candidate | None:
     """"Inès got me into Stardew Valley": a new hobby (the person is kept by the people rules)."""
-    if re.match(r"(?:trouble|debt|college|school|uni|university|grad\s+school|law\s+school|med\s+school|the\s+(?:program|club|"
+    if re.search(r"\b(?:lost|regret\w*|hate\s+it|quit|ruined|scam\w*)\b", text[m.end():m.end() + 40], I) or \
+            re.match(r"(?:trouble|debt|college|school|uni|university|grad\s+school|law\s+school|med\s+school|the\s+(?:program|club|"
                 r"team|class|school|building|party|show|concert|event)|a\s+(?:mess|fight|bind|jam)|hot\s+water|this|that|it)\b",
                 m["obj"], I):
         return None
@@ -492,6 +496,8 @@ def _b_mood(m: re.Match, text: str) -> Candidate | None:
     start = max(text.rfind(c, 0, m.start()) for c in ".!?\n") + 1
     ends = [i for i in (text.find(c, m.end()) for c in ".!?\n") if i >= 0]
     reason = _reason(text[start:min(ends) if ends else len(text)])
+    if re.search(r"\babout\s+(?:you|u)\b", reason, I):
+        return None  # "worried about you lol" is about the companion
     content = f"Feels {mood}" + (f" {reason}" if reason else "")
     return candidate("mood", content, _q(m, text), "relationship:mood")
 

@@ -174,6 +174,17 @@ LOOKALIKES = [
     ("dude that's hilarious", ["hilarious"]),
     ("you're too kind", ["kind"]),
     ("every time i try to sleep my neighbor starts drilling", ["drilling"]),
+    ("nurse practitioner here? no, just a curious patient", ["Works as"]),
+    ("you talk too much?? says the guy who texts me essays lol", ["too much"]),
+    ("every weekend we argue about chores", ["argue"]),
+    ("someone got me into crypto and i lost everything lol", ["crypto"]),
+    ("i can't handle another meeting today", ["meeting"]),
+    ("i moved out of my old room into the bigger one", ["Moved out"]),
+    ("i'm so over my ex Tom", ["No longer likes"]),
+    ("i'm worried about you lol", ["worried"]),
+    ("my boss is my whole personality at this point lol", ["Loves"]),
+    ("my sister's wedding was on the 3rd, it was beautiful", ["wedding"]),
+    ("after 5 years of living in Ohio my aunt moved away", ["Lives in"]),
 ]
 
 
