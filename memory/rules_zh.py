@@ -7,6 +7,7 @@ Dated events live in `memory.rules_events`.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import date, timedelta
 from typing import Callable
 
@@ -14,7 +15,7 @@ import rjieba
 
 from memory.dates import find_dates
 from memory.records import Candidate
-from memory.rules_common import candidate, clause_at, norm_object, quote_for, zh_clean
+from memory.rules_common import candidate, clause_at, norm_object, quote_for, sentences, zh_clean
 
 Builder = Callable[[re.Match, str], "Candidate | None"]
 HAN = r"\u4e00-\u9fff"
@@ -56,8 +57,9 @@ WORK_FIELD = (r"开发|设计|运营|销售|测试|产品|前端|后端|算法|�
               r"证券|基金|保险|餐饮|快消|影视|装修|室内设计|建筑设计|UI设计|平面设计|游戏开发|IT")
 RELS = (r"前男友|前女友|前任|前夫|前妻|男朋友|女朋友|男友|女友|老公|老婆|丈夫|妻子|对象|闺蜜|好朋友|好友|朋友|发小|室友|舍友|同事|同学|领导|"
         r"姐姐|妹妹|哥哥|弟弟|妈妈|爸爸|奶奶|爷爷|外婆|外公|姥姥|姥爷|儿子|女儿|孩子|表姐|表妹|表哥|表弟|堂姐|堂妹|"
-        r"舅舅|阿姨|姑姑|叔叔|姐|妹|哥|弟|妈|爸")
-PETS = (r"猫咪|小猫|猫猫|布偶猫|英短|美短|橘猫|狸花猫|暹罗猫|加菲猫|猫|狗狗|小狗|柴犬|柯基|金毛|哈士奇|泰迪|边牧|拉布拉多|萨摩耶|"
+        r"舅舅|舅妈|阿姨|姑姑|姑妈|叔叔|婶婶|小姨|姨妈|侄女|侄子|外甥女|外甥|孙女|孙子|嫂子|姐夫|妹夫|弟媳|公公|婆婆|岳父|岳母|"
+        r"干妈|干爹|师父|师傅|邻居|姐|妹|哥|弟|妈|爸")
+PETS = (r"小猫咪|小狗狗|猫咪|小猫|猫猫|布偶猫|英短|美短|橘猫|狸花猫|暹罗猫|加菲猫|猫|狗狗|小狗|柴犬|柯基|金毛|哈士奇|泰迪|边牧|拉布拉多|萨摩耶|"
         r"比熊|博美|狗子|狗|兔子|仓鼠|鹦鹉|乌龟")
 
 
@@ -474,10 +476,19 @@ def _b_like(m: re.Match, text: str) -> Candidate | None:
     clause = clause_at(text, m.start())
     if _negated_before(text, m.start()) or re.search(rf"(?:{RELS}|{PETS}|他|她|它|别人|人家|大家)", text[clause.start:m.start()]):
         return None  # "猫咪喜欢踩奶", "我男朋友超喜欢打游戏": someone else's taste
+    sent = next((s for s in sentences(text) if s.start <= m.start() < s.end), None)
+    if re.search(r"尤其(?:是)?$|特别是$", text[max(0, m.start() - 3):m.start()]) and sent and re.search(
+            r"喜欢|爱|迷", text[sent.start:m.start() - 2]):
+        return None  # "…，尤其喜欢情感本": a detail of the like before it
     verb = m["v"]
     strong = re.search(r"迷|爱上|超|最|特别|非常|巨|热爱|沉迷|痴迷|好爱", verb)
     tail = re.search(r"(?:爱|欢)(吃|喝|看|玩|听)$", verb)
-    return _pref(m, text, f"{'非常' if strong else ''}喜欢{tail.group(1) if tail else ''}{{obj}}", 1)
+    c = _pref(m, text, f"{'非常' if strong else ''}喜欢{tail.group(1) if tail else ''}{{obj}}", 1)
+    detail = re.search(rf"[，,]\s*(?:尤其|特别是)(?:是)?(?:喜欢|爱)?(?:吃|喝|看|玩|听)?(?P<x>[{HAN}A-Za-z《》]{{1,8}}?)" + END + r"|了|啦|，)",
+                       text[m.end():sent.end if sent else len(text)])
+    if c and detail:
+        c = replace(c, content=f"{c.content}（尤其是{detail['x']}）")
+    return c
 
 
 def _b_my_life(m: re.Match, text: str) -> Candidate | None:
@@ -489,6 +500,9 @@ def _b_habit(m: re.Match, text: str) -> Candidate | None:
 
 
 def _b_dislike(m: re.Match, text: str) -> Candidate | None:
+    clause = clause_at(text, m.start())
+    if re.search(rf"(?:{RELS}|{PETS}|他|她|它)", re.sub(r"我(?:和|跟)(?!你)", "我", text[clause.start:m.start()])):
+        return None  # "小猫咪最近不爱吃饭": someone else's taste
     verb = "害怕" if "怕" in m["v"] else "不喜欢"
     return _pref(m, text, verb + "{obj}", -1)
 

@@ -75,6 +75,9 @@ FOUND = [
     ("我女儿今年三岁了", "relationship", ["女儿", "三岁"], "relationship:女儿"),
     ("我有个弟弟在读大学", "relationship", ["弟弟", "大学"], "relationship:弟弟"),
     ("我前男友叫阿杰", "relationship", ["阿杰"], "relationship:阿杰"),
+    ("我侄女糖糖满月了", "relationship", ["糖糖"], "relationship:糖糖"),
+    ("我家小猫咪球球最近不爱吃饭", "relationship", ["球球"], "relationship:球球"),
+    ("最近沉迷剧本杀，一周要打两三场，尤其喜欢情感本", "preference", ["剧本杀", "情感本"], "preference:剧本杀"),
 ]
 
 # (message, a word no memory's content or topic may contain)
@@ -126,6 +129,8 @@ LOOKALIKES = [
     ("他是干销售的", "销售"),
     ("我有个朋友想问一下", "朋友"),
     ("我做饭的时候", "做饭"),
+    ("我家小猫咪球球最近不爱吃饭", "不喜欢"),
+    ("我妈特别讨厌猫", "猫"),
 ]
 
 
