@@ -412,6 +412,8 @@ PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(rf"我姓(?P<s>[{HAN}]{{1,2}})[，,]?\s*(?:叫|名叫|全名叫)(?P<n>[{HAN}]{{2,3}})(?=[，。！？,.!?\s]|$)"), _b_name),
     (re.compile(rf"(?:调到|调去|调回|去了|来到|跳槽到|搬到|(?:刚|才|我)(?:来|到))(?P<p>[{HAN}]{{2,6}}?)(?:工作|上班|读书|上学|读研|生活)"),
      _b_work_city),
+    (re.compile(rf"(?:被)?(?:调到|调去|调回|外派到|派驻到?)(?:了)?(?P<p>[{HAN}]{{2,4}}?)(?P<org>分公司|总部|分部|分行|分店|门店|办事处|子公司)"),
+     _b_workplace),
     (re.compile(rf"(?:现在|目前|如今)?(?:在|去了)(?P<org>(?:一家|一个)[{HAN}A-Za-z]{{0,8}}?(?:公司|单位|医院|学校|银行|工厂|酒店|餐厅|店|"
                 rf"工作室|机构|企业|外企|国企|车企|律所|事务所))(?:上班|工作|实习|当|做)?(?=$|[，。！？,.!?~\s]|了|啦)"), _b_workplace),
     (re.compile(rf"我(?:是|本科是|研究生是)?学(?P<x>[{HAN}A-Za-z]{{2,6}}?)的"), _b_major),
@@ -516,7 +518,8 @@ def _b_tired(m: re.Match, text: str) -> Candidate | None:
 
 
 def _b_stopped(m: re.Match, text: str) -> Candidate | None:
-    return _pref(m, text, f"已经不{m['v']}{{obj}}了", -1)
+    how = m.groupdict().get("how") or ""
+    return _pref(m, text, f"{'现在' if how else '已经'}不{how}{m['v']}{{obj}}了", -1)
 
 
 def _b_not_lately(m: re.Match, text: str) -> Candidate | None:
@@ -666,11 +669,13 @@ PREFERENCE_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(TOPICAL + rf"(?:已经|早就|现在|都|就|也|一点都|一点也|真的|完全)*不(?:再|想|想再)?(?P<v>{ZH_VERBS})了"), _b_stopped),
     (re.compile(TOPICAL + rf"(?:已经|早就|好久|很久|好几个月|好几年|一直)+没(?:再)?(?P<v>{ZH_VERBS})(?:过)?了"), _b_not_lately),
     (re.compile(rf"(?:已经|早就|现在)*不再?(?P<v>{ZH_VERBS})" + OBJ + "了"), _b_stopped),
+    (re.compile(rf"(?:已经|早就|现在)*不(?P<how>怎么|太|大)(?P<v>{ZH_VERBS})" + OBJ + "了"), _b_stopped),
     (re.compile(rf"对(?P<obj>[{HAN}A-Za-z]{{1,8}}?)(?:完全|根本|一点|简直)?(?:没有抵抗力|没抵抗力|上瘾|情有独钟|特别感兴趣|很感兴趣|着迷|毫无抵抗力)"),
      _b_my_life),
     (re.compile(r"(?P<v>戒了|戒掉了|放弃了|不再喜欢)" + OBJ), _b_quit),
     (re.compile(r"(?:已经|早就)?(?P<v>戒)(?:掉)?" + OBJ.replace("(?P<obj>", "(?P<obj>(?!了)") + "了"), _b_quit),
-    (re.compile(TOPICAL + r"(?:已经|早就)?(?P<v>戒了|卸载了|删了|退坑了|弃坑了|取关了)"), _b_quit),
+    (re.compile(TOPICAL + r"(?:已经|早就)?(?P<v>戒了|卸载了|删了|退坑了|弃坑了|取关了|放弃了)"), _b_quit),
+    (re.compile(rf"(?<![他她])我(?:现在)?(?:在|正在)(?P<v>学|练)(?P<obj>[{HAN}A-Za-z]{{2,6}}?)" + END + r"|了|呢|，|啦)"), _b_doing_now),
     (re.compile(TOPICAL + rf"(?:死也|再也|绝对|永远|打死也)?不(?:会|想|敢)再?(?P<v>{ZH_VERBS}|坐|碰)了"), _b_never_again),
     (re.compile(r"(?P<v>" + INTENS + r"(?:讨厌|不喜欢|不太喜欢|不爱吃|受不了|接受不了|害怕|最怕|反感))" + OBJ), _b_dislike),
     (re.compile(r"(?P<v>(?:超|超级|特别|非常|很|好|最|真的|巨)(?:迷|爱)(?![好情心人意])|" + INTENS

@@ -74,6 +74,14 @@ def _b_teammate(m: re.Match, text: str) -> Candidate | None:
     return candidate("relationship", f"{who}{m['n']}{rest}", quote_for(text, m.start(), rest_clause.end), f"relationship:{m['n']}")
 
 
+def _b_subject_news(m: re.Match, text: str) -> Candidate | None:
+    """"咪咪上周去世了": news about someone named before (a pet name or nickname) as the subject."""
+    if BAD_NAME.match(m["n"]) or re.match(r"小(?:时|区|孩|学|朋友|组|伙|姐姐|哥哥|姑娘|年轻)|阿姨", m["n"]):
+        return None
+    clause = clause_at(text, m.start())
+    return candidate("relationship", zh_clean(clause.text), clause.text, f"relationship:{m['n']}")
+
+
 def _b_together(m: re.Match, text: str) -> Candidate | None:
     """"我和小林在一起三年了", "我跟小琪和好了": named, and the same topic as an earlier break."""
     if BAD_NAME.match(m["n"]):
@@ -170,6 +178,8 @@ PEOPLE_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(rf"(?:跟|和)(?:我)?(?P<rel>{RELS})(?P<pred>[^，。！？,.!?]{{0,8}}?(?:{NEWS}))"), _b_news),
     (re.compile(rf"我(?:有个|有一个|有位)(?P<rel>{FAMILY})(?P<pred>[^，。！？,.!?]{{0,8}}?(?:{NEWS}|在(?:读|上|念)[{HAN}]{{1,4}}|"
                 rf"在[{HAN}]{{2,6}}(?:上班|工作|读书)))"), _b_news),
+    (re.compile(rf"(?:^|(?<=[，。！？,.!?\s]))" + NICK.replace("(?=[", "(?=(?:上周|昨天|前天|最近|前几天|突然|刚刚?|今天)?(?:{NEWS}))(?=[", 1)
+                .replace("{NEWS}", NEWS)), _b_subject_news),
     (re.compile(rf"(?:我)?(?:和|跟)(?P<n>(?:小|阿)[{HAN}]{{1,2}}?|[A-Z][a-z]{{1,10}})(?:已经|终于|又)?(?:在一起|和好|复合)(?:[\d一二三四五六七八九十两半]{{1,3}}(?:个月|年))?了"),
      _b_together),
     (re.compile(rf"(?:我|我的|我家)(?P<rel>{FAMILY})(?P<pred>(?:是|当|做)(?:一名|一个|个|名)?[{HAN}A-Za-z]{{0,6}}?(?:{JOB_SUFFIX})|"
