@@ -260,6 +260,10 @@ def _b_been_doing(m: re.Match, text: str) -> Candidate | None:
     return candidate("profile", f"Has been {m['verb'].lower()} {how}", _q(m, text), "profile:job")
 
 
+def _b_new_job(m: re.Match, text: str) -> Candidate | None:
+    return candidate("profile", f"Works at {third_person(m['org'].strip())} (new job)", _q(m, text), "profile:job")
+
+
 def _b_passed(m: re.Match, text: str) -> Candidate | None:
     """"I finally passed my CPA exam": a qualification the user now holds."""
     if re.search(r"\b(?:hope|hoping|if|think|pray|praying|wish|need\s+to|have\s+to|gotta|want\s+to)\b[^.!?]*$", text[:m.start()], I):
@@ -591,6 +595,12 @@ PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
                 r"(?P<kind>morning|night|early)\s+(?:person|bird)|\bI(?:'m|\s+am)\s+(?:(?:a|such|total|totally|huge|complete|massive|big|"
                 r"definitely|a\s+bit\s+of|kind\s+of|kinda)\s+)*(?P<owl>night\s+owl)", I),
      _b_chronotype),
+    (re.compile(r"\bI(?:'ve|\s+have)?\s+(?:(?:somehow|weirdly|actually|slowly|officially)\s+)*(?:become|turned\s+into)\s+(?:a|an)\s+"
+                r"(?:(?:total|real|full-on|proper)\s+)?(?:(?P<kind>morning|night|early)\s+(?:person|bird)|(?P<owl>night\s+owl))", I),
+     _b_chronotype),
+    (re.compile(r"(?:\bI\s+(?:just\s+|finally\s+|officially\s+)?|(?:^|[.!?]\s*)(?:just\s+|finally\s+)?)(?:got|landed|started|accepted|took)\s+"
+                r"(?:a|the)\s+(?:new\s+)?(?:job|position|gig|role)\s+(?:at|with)\s+(?P<org>(?-i:[A-Z])[\w'&.-]*(?:\s+(?-i:[A-Z])[\w'&.-]*){0,3}"
+                r"|(?:a|an|the)\s+[\w'&-]+(?:\s+[\w'&-]+){0,2}?)(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol|as|starting|next)\b)", I), _b_new_job),
     (re.compile(r"\bI\s+(?:usually\s+|always\s+|try\s+to\s+|still\s+)?(?P<act>go\s+to\s+the\s+gym|run|swim|meditate|work\s+out|"
                 r"do\s+yoga|go\s+running|go\s+swimming|go\s+climbing|bike\s+to\s+work|journal|walk\s+my\s+dog|go\s+to\s+(?:church|mass|"
                 r"temple|the\s+mosque|therapy|the\s+farmers\s+market|the\s+library|dance\s+class|choir(?:\s+practice)?)|go\s+hiking|"

@@ -33,7 +33,7 @@ def _b_routine_time(m: re.Match, text: str) -> Candidate | None:
 
 
 def _b_routine_switch(m: re.Match, text: str) -> Candidate | None:
-    what = m["what"].strip()
+    what = re.sub(r"^my\s+", "", m["what"].strip(), flags=I)
     return candidate("profile", f"Switched their {what} to {m['when'].strip()}", _q(m, text),
                      "profile:routine:" + activity_key(m["act"]))
 

@@ -50,7 +50,8 @@ def _b_sane(m: re.Match, text: str) -> Candidate | None:
 
 def _b_cant(m: re.Match, text: str) -> Candidate | None:
     verb = m["verb"].lower()
-    return _pref(m, text, f"Can't {verb} {{obj}}", -1)
+    anymore = re.match(r"\s*(?:anymore|any\s+more)\b", text[m.end():], I)
+    return _pref(m, text, f"Can't {verb} {{obj}}" + (" anymore" if anymore else ""), -1)
 
 
 def _b_mood_feel(m: re.Match, text: str) -> Candidate | None:
@@ -77,7 +78,7 @@ def _b_taste(m: re.Match, text: str) -> Candidate | None:
 
 
 def _b_quit(m: re.Match, text: str) -> Candidate | None:
-    obj, ger = _ok_obj(m["obj"]), (m["ger"] or "").strip()
+    obj, ger = _ok_obj(re.sub(r"\s+cold\s+turkey$", "", m["obj"].strip(), flags=I)), (m["ger"] or "").strip()
     if not obj and ger:
         obj, ger = ger, ""
     if not obj or re.match(r"(?:my\s+)?(?:job|work)\b|(?:nursing|teaching|bartending|accounting|law|engineering|retail|"
@@ -296,6 +297,10 @@ PREFERENCE_RULES: list[tuple[re.Pattern[str], Builder]] = [
                 r"(?:quit|gave\s+up(?:\s+on)?|given\s+up(?:\s+on)?|stopped|cut\s+out|kicked)\s+"
                 r"(?P<ger>(?:drinking|eating|smoking|playing|doing|watching|going\s+to|using|vaping)\s+)?" + OBJ, I),
      _b_quit),
+    (re.compile(r"(?:^|[.!?]\s*)(?:(?:so|well|welp|yeah|update|ok|also)[:,]?\s+)?(?:finally\s+|officially\s+)?(?:quit|gave\s+up(?:\s+on)?|cut\s+out|kicked)\s+"
+                r"(?P<ger>(?:drinking|eating|smoking|playing|doing|watching|going\s+to|using|vaping)\s+(?!cold\s+turkey))?" + OBJ
+                + r"(?=\s+(?:cold\s+turkey\s+)?(?:last\s+(?:week|month|year)|\w+\s+(?:weeks?|months?|years?)\s+ago|a\s+while\s+ago|recently|for\s+good|"
+                r"this\s+(?:year|month))\b)", I), _b_quit),
     (re.compile(r"\bI\s+" + ADV + r"(?P<verb>love|adore|like|enjoy)\s+" + OBJ, I), _b_like_verb),
     (re.compile(LIKE_HEAD + ADV + r"(?P<verb>obsessed\s+with|hooked\s+on|addicted\s+to|into|loving|in\s+love\s+with|"
                 r"crazy\s+about|mad\s+about|a\s+(?:big\s+|huge\s+|massive\s+)?fan\s+of|big\s+on)\s+" + OBJ, I), _b_into),

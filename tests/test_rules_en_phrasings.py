@@ -192,3 +192,35 @@ LOOKALIKES = [
 def test_lookalike_stays_out(text, wrong):
     bad = [c.content for c in kept(text) if any(w.lower() in c.content.lower() for w in wrong)]
     assert not bad, bad
+
+
+# (first message, later message): the later one must land on the same topic, so it replaces the first
+SAME_TOPIC = [
+    ("been super into sourdough baking lately", "welp i gave up on sourdough"),
+    ("spicy food is my love language", "my stomach can't handle spicy food at all anymore"),
+    ("coffee is my love language", "quit coffee last month, doctor's orders"),
+    ("I love horror movies", "I can't watch horror movies anymore since the baby"),
+    ("I work at Target as a cashier", "i got a new job at Costco!"),
+    ("i'm a total night owl", "weirdly i've become a morning person"),
+    ("i'm living with my parents in Fresno", "finally got my own apartment in Fresno"),
+    ("my neighbor Gretchen is the sweetest", "turns out Gretchen has been lying to me. we're not friends anymore"),
+    ("i work the front desk at a dental clinic", "i'm officially a dental hygienist now"),
+    ("fav show: succession", "honestly i'm over succession"),
+]
+
+
+@pytest.mark.parametrize("first,later", SAME_TOPIC)
+def test_a_change_lands_on_the_same_topic(first, later):
+    before = {c.topic for c in kept(first)}
+    after = {c.topic for c in kept(later)}
+    assert before and before & after, (shown(kept(first)), shown(kept(later)))
+
+
+@pytest.mark.parametrize("text,wrong", [
+    ("my sister got a new job at Google", ["Works at"]),
+    ("quit complaining lol", ["complaining"]),
+    ("quit smoking cold turkey last month", ["turkey"]),
+])
+def test_more_lookalikes_stay_out(text, wrong):
+    bad = [c.content for c in kept(text) if any(w.lower() in c.content.lower() for w in wrong)]
+    assert not bad, bad
