@@ -21,15 +21,16 @@ NEWS = (r"生了|怀孕|结婚|去世|走了|住院|生病|手术|离婚|确诊|
         r"关系(?:一直|很|特别|不太|不|挺|超|都|还|非常|有点|越来越|变得|比较)*(?:好|差|紧张|一般|僵|冷淡|疏远|近|亲|铁|尴尬|恶劣)")
 MOOD = (r"压力(?:好|很|特别|超|太|超级|有点|挺)?大|失眠|焦虑|抑郁|孤独|孤单|寂寞|(?<![A-Za-z])emo(?![A-Za-z])|心情[^，。！？]{0,4}?(?:不好|不太好|很差|差|低落|糟)|"
         r"提不起劲|提不起兴趣|打不起精神|没劲|"
+        r"状态[^，。！？]{0,3}?(?:差|不好|不行)|想家|一事无成|心态崩|压力山大|破防|心力交瘁|身心俱疲|绝望|自卑|空虚|精神内耗|内耗|"
         r"情绪低落|崩溃|心累|难过|伤心|堵得慌|想哭|没动力|迷茫|很丧|好丧|烦躁|睡不着|喘不过气|撑不住|扛不住|顶不住|"
         r"(?:最近|这段时间|这阵子|一直|每天)[^，。！？]{0,6}?(?:好累|很累|太累|特别累|超累|累死|疲惫)")
-STYLE = [(r"感叹号", "exclamation"), (r"表情|emoji", "emoji"), (r"问号|反问|提问|问我", "questions"),
+STYLE = [(r"感叹号", "exclamation"), (r"道歉|对不起|抱歉", "apologies"), (r"表情|emoji", "emoji"), (r"问号|反问|提问|问我", "questions"),
          (r"建议|鸡汤|说教|大道理|讲道理|劝我?|催我|唠叨|念叨", "advice"), (r"简短|简洁|啰嗦|废话|长篇大论|字数|篇幅|太长|短一点|短点", "length"),
          (r"(?:那么|这么|太|很|好)长|长消息|长文|字太多", "length"), (r"玩笑|段子|幽默", "humor"), (r"语气|温柔|正式|口语|客套|官方|敷衍|书面|直接|委婉|坦率|绕弯子|夸我|客气|网络用语|网络语言|网络梗|玩梗|流行语|绝绝子|yyds|黑话|缩写|中英夹杂", "tone"),
          (r"列表|分点|markdown", "format"), (r"英文|英语|中文|繁体|粤语", "language"),
          (r"说话|回复|回答|聊天|消息", "style"),
          (r"你(?:以后)?(?:别|不要|能不能别|可不可以别|少)(?:老是?|总是?|再|一直|动不动就?|每次都)", "habit")]
-DIRECTIVE = re.compile(r"别|不要|少|多|能不能|可不可以|可以|能用|请|希望|一点|一些|就行|就好|不用|简短|简洁|点$|点[吧啊呀儿嘛哈]|些$")
+DIRECTIVE = re.compile(r"别|不要|少|多|以后|下次|今后|能不能|可不可以|可以|能用|请|希望|一点|一些|就行|就好|不用|简短|简洁|点$|点[吧啊呀儿嘛哈]|些$")
 
 # ---------------------------------------------------------------- people, pets and moods
 
@@ -149,8 +150,9 @@ def _b_news(m: re.Match, text: str) -> Candidate | None:
 
 def _b_mood(m: re.Match, text: str) -> Candidate | None:
     clause = clause_at(text, m.start())
-    if re.search(r"不(?:焦虑|孤独|难过|伤心|迷茫)|没(?:有)?(?:压力|失眠)", clause.text):
-        return None
+    if re.search(r"不(?:焦虑|孤独|难过|伤心|迷茫)|没(?:有)?(?:压力|失眠)", clause.text) or re.search(
+            r"(?:不|没有?|(?<![特区分告级类性离差个])别|不要)(?:太|怎么|再|那么|用)?$", text[max(clause.start, m.start() - 3):m.start()]):
+        return None  # "我不自卑", "别难过": not how the user feels
     return candidate("mood", zh_clean(clause.text), clause.text, "relationship:mood")
 
 
@@ -201,10 +203,11 @@ def feedback(text: str) -> list[Candidate]:
             topic = next((t for p, t in STYLE if re.search(p, cl.text)), None)
             if not topic or not DIRECTIVE.search(cl.text) or "叫我" in cl.text:
                 continue
-            if not re.search(r"你|^(?:以后|平时|今后|还有|另外|也|那)?(?:别|不要|少|多|请|说话|回复|回答|能不能|可不可以)", cl.text):
+            if not re.search(r"你|^(?:以后|平时|今后|下次|还有|另外|也|那)?(?:别|不要|少|多|请|说话|回复|回答|能不能|可不可以)", cl.text):
                 continue
             body = re.sub(r"能不能|可不可以|可以|请|麻烦|好吗|行吗|好不好|跟你|和你|吗$|[吗?？]+$", "", cl.text)
             body = re.sub(r"我的时候", "的时候", body)  # "你回我的时候": not "my"
+            body = re.sub(r"^你的", "", body)
             content = "希望" + zh_clean(body)
             start = cl.start
             if j and re.search(r"(?:的时候|时)$", parts[j - 1].text):

@@ -78,6 +78,11 @@ FOUND = [
     ("我侄女糖糖满月了", "relationship", ["糖糖"], "relationship:糖糖"),
     ("我家小猫咪球球最近不爱吃饭", "relationship", ["球球"], "relationship:球球"),
     ("最近沉迷剧本杀，一周要打两三场，尤其喜欢情感本", "preference", ["剧本杀", "情感本"], "preference:剧本杀"),
+    ("我最近状态很差", "relationship", ["状态很差"], "relationship:mood"),
+    ("我心态崩了", "relationship", ["心态崩"], "relationship:mood"),
+    ("我最近特别焦虑", "relationship", ["焦虑"], "relationship:mood"),
+    ("能不能别一直道歉", "feedback", ["道歉"], "feedback:apologies"),
+    ("下次回答直接给结论", "feedback", ["结论"], "feedback:tone"),
 ]
 
 # (message, a word no memory's content or topic may contain)
@@ -134,6 +139,11 @@ LOOKALIKES = [
     ("小时候生病", "小时"),
     ("哈哈上周去世了", "哈哈"),
     ("他在学日语", "日语"),
+    ("我不自卑", "自卑"),
+    ("别难过", "难过"),
+    ("今天状态不错", "状态"),
+    ("他跟我道歉了", "道歉"),
+    ("下次再说吧", "下次"),
 ]
 
 
