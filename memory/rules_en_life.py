@@ -492,6 +492,10 @@ def _b_person_dated(m: re.Match, text: str) -> Candidate | None:
         break
     if not found or EVENT_EN.search(rest[:found.start]) and not re.match(r"\s*(?:graduates|retires|turns)", rest, I):
         return None
+    lead = rest[:found.start]
+    if re.search(r"\b(?:and|but|so|because|while|about|since)\b|[,;]", lead, I) or len(lead.split()) > 10 or \
+            (re.match(r"has\s+(?:a|an|his|her|their|its|the)\b", rest, I) and not re.search(OWN_EVENTS, lead, I)):
+        return None  # "my mom has a cold and the 14th is her birthday"
     pred = re.sub(r"^['’]s\s+", "is ", _predicate(rest[:found.end]))
     if m["pname"] and m["pname"] not in NOT_NAMES:
         content = f"{m['rel'].lower()} {m['pname']} {pred}"

@@ -186,7 +186,8 @@ def _b_fav_colon(m: re.Match, text: str) -> Candidate | None:
     """"fav thing to fall asleep to: great british bake off"."""
     kind = re.sub(r"\s+", " ", m["kind"].strip().lower())
     obj = drop_fillers(m["obj"].strip())
-    if not obj or NOT_A_TASTE.match(obj) or re.match(r"(?:what|who|where|when|how|why)\b", obj, I) or \
+    if not obj or NOT_A_TASTE.match(obj) or re.match(r"(?:what|who|where|when|how|why|whatever|whichever|anything|idk|none|"
+                                                     r"nothing|depends)\b", obj, I) or re.search(r"\b(?:you|u|your)\b", obj, I) or \
             re.search(r"\b(?:your|you|his|her|their)\b", kind):
         return None
     return candidate("preference", f"Favourite {kind}: {third_person(obj)}", _q(m, text), pref_key(obj))
