@@ -217,8 +217,9 @@ def _b_zh_routine(m: re.Match, text: str) -> Candidate | None:
 
 # ---------------------------------------------------------------- event helpers (used by rules_events.chinese_events)
 
-EVENT_MORE = re.compile(r"自驾|旅拍|毕业旅行|出去玩|出国玩|去[\u4e00-\u9fff]{2,6}?(?:自驾|玩|转转|逛逛|打卡)")
-COUNTDOWN = re.compile(r"(?:还有|还剩|只剩|倒计时)(?P<n>\d{1,3}|[一二三四五六七八九十两]{1,3}|半)(?P<unit>天|个?星期|个?礼拜|周|个月)(?:不到|左右)?")
+EVENT_MORE = re.compile(r"自驾|旅拍|毕业旅行|出去玩|出国玩|去[\u4e00-\u9fff]{2,6}?(?:自驾|玩|转转|逛逛|打卡)|要生了|生宝宝|生孩子|待产|"
+                        r"(?<![起])飞(?:去|到|往|回)?[\u4e00-\u9fff]{2}")
+COUNTDOWN = re.compile(r"(?:还有|还剩|只剩|倒计时)(?P<n>\d{1,3}|[一二三四五六七八九十两俩]{1,3}|半)(?P<unit>天|个?星期|个?礼拜|周|个月)(?:不到|左右)?")
 
 
 def has_countdown(text: str) -> bool:
@@ -230,7 +231,8 @@ def dated_words(text: str, today: date) -> str:
     """Rewrite relative dates the validator would not render as a bare date: a countdown ("还有十天" -> "十天后")
     and a weekend ("这周末" -> "这周六", the day `memory.dates` gives a weekend), so the stored memory keeps only
     the ISO date and not "<date>周末"."""
-    text = COUNTDOWN.sub(lambda m: f"{m['n']}{m['unit']}后" if m["n"] != "半" or m["unit"] == "个月" else m.group(0), text)
+    text = COUNTDOWN.sub(lambda m: f"{m['n'].replace('俩', '两')}{m['unit']}后" if m["n"] != "半" or m["unit"] == "个月"
+                         else m.group(0), text)
     for d in reversed(find_dates(text, today)):
         if "周末" in d.text:
             weeks = (d.date - (today - timedelta(days=today.weekday()))).days // 7
@@ -319,8 +321,8 @@ def _b_moved_job(m: re.Match, text: str) -> Candidate | None:
     """"我跳槽到腾讯了，还是做运营": a new employer (same topic as the old job)."""
     if _someone_else(text, m.start()) or re.search(r"想|要|打算|准备|考虑|如果|要是", text[max(0, m.start() - 3):m.start()]):
         return None
-    if m["org"] in BAD_PLACE or re.search(r"[吗？?]", text[m.end():m.end() + 3]):
-        return None
+    if m["org"] in BAD_PLACE or re.match(r"新|一家|这家|那家|公司|单位", m["org"]) or re.search(r"[吗？?]", text[m.end():m.end() + 3]):
+        return None  # "下周一入职新公司" names no employer
     return candidate("profile", f"{m['v']}{m['org']}{_same_place(text, m.end())}", _q(m, text), "profile:job")
 
 

@@ -83,6 +83,9 @@ FOUND = [
     ("我最近特别焦虑", "relationship", ["焦虑"], "relationship:mood"),
     ("能不能别一直道歉", "feedback", ["道歉"], "feedback:apologies"),
     ("下次回答直接给结论", "feedback", ["结论"], "feedback:tone"),
+    ("还有一个月就要生了", "event", ["2026-05-06"], "event:生"),
+    ("还有俩礼拜就期末考了", "event", ["2026-04-20", "期末考"], "event:期末考"),
+    ("后天飞成都", "event", ["2026-04-08", "成都"], "event:飞成都"),
 ]
 
 # (message, a word no memory's content or topic may contain)
@@ -144,6 +147,8 @@ LOOKALIKES = [
     ("今天状态不错", "状态"),
     ("他跟我道歉了", "道歉"),
     ("下次再说吧", "下次"),
+    ("下周一入职新公司", "profile:job"),
+    ("还有俩礼拜就期末考了", "俩礼拜"),
 ]
 
 
