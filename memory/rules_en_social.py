@@ -188,7 +188,7 @@ def _b_fav_colon(m: re.Match, text: str) -> Candidate | None:
     obj = drop_fillers(m["obj"].strip())
     if not obj or NOT_A_TASTE.match(obj) or re.match(r"(?:what|who|where|when|how|why|whatever|whichever|anything|idk|none|"
                                                      r"nothing|depends)\b", obj, I) or re.search(r"\b(?:you|u|your)\b", obj, I) or \
-            re.search(r"\b(?:your|you|his|her|their)\b", kind):
+            re.search(r"\b(?:your|you|his|her|their)\b|\bof\s+(?:the|this|that)\b", kind):
         return None
     return candidate("preference", f"Favourite {kind}: {third_person(obj)}", _q(m, text), pref_key(obj))
 
@@ -495,8 +495,16 @@ def _reason(sentence: str) -> str:
     return f"about {third_person(drop_fillers(cause['c']))}" if cause else ""
 
 
+LIGHT_MOODS = frozenset("nervous worried frustrated upset antsy restless jealous panicky on edge".split(" "))
+WEIGHTY = re.compile(r"\b(?:" + RELATIONS + "|" + PETS + r")s?\b|\b(?:work|job|boss|career|school|class|exam|test|interview|surgery|"
+                     r"diagnos\w*|results?|appointment|move|moving|wedding|merger|layoffs?|laid\s+off|money|rent|bills|health|"
+                     r"doctor|hospital|court|visa|deadline|thesis|presentation|review|promotion|future|life|kids?|baby|pregnan\w*)\b", I)
+
+
 def _b_mood(m: re.Match, text: str) -> Candidate | None:
     mood = re.sub(r"\s+", " ", m["mood"].lower())
+    if mood in LIGHT_MOODS and not WEIGHTY.search(text):
+        return None  # "so frustrated with this crossword" is the day's chit-chat
     if mood == "alone" and not re.search(r"\bfeel|felt\b", m.group(0), I):
         return None
     start = max(text.rfind(c, 0, m.start()) for c in ".!?\n") + 1

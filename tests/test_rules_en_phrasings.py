@@ -225,6 +225,10 @@ def test_a_change_lands_on_the_same_topic(first, later):
     ("favorite: idk, all of them?", ["Favourite"]),
     ("my mom has a cold and the 14th is her birthday", ["cold"]),
     ("my brother has a lot of opinions about the 4th of july", ["opinions"]),
+    ("lol i'm so frustrated with this crossword", ["frustrated"]),
+    ("ugh i'm upset the cafe ran out of croissants", ["upset"]),
+    ("i'm nervous lol what should i wear tonight", ["nervous"]),
+    ("my fav part of the movie: the ending", ["ending"]),
 ])
 def test_more_lookalikes_stay_out(text, wrong):
     bad = [c.content for c in kept(text) if any(w.lower() in c.content.lower() for w in wrong)]
