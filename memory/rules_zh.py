@@ -331,6 +331,18 @@ def _b_trade(m: re.Match, text: str) -> Candidate | None:
     return candidate("profile", f"是{m['x']}的", _q(m, text), "profile:job")
 
 
+def _b_pregnant(m: re.Match, text: str) -> Candidate | None:
+    if re.search(r"[吗？?]|如果|要是|想", text[max(0, m.start() - 3):m.end() + 2]):
+        return None
+    return candidate("profile", zh_clean(m.group(0)), _q(m, text), "profile:pregnancy")
+
+
+def _b_diet(m: re.Match, text: str) -> Candidate | None:
+    if _negated_before(text, m.start() + 1) or re.search(r"[吗？?]", text[m.end():m.end() + 2]):
+        return None
+    return candidate("profile", zh_clean(m.group(0)), _q(m, text), "profile:diet")
+
+
 def _b_own_shop(m: re.Match, text: str) -> Candidate | None:
     return candidate("profile", f"自己开了家{m['x']}", _q(m, text), "profile:job")
 
@@ -375,7 +387,8 @@ def _b_major(m: re.Match, text: str) -> Candidate | None:
 def _b_grade(m: re.Match, text: str) -> Candidate | None:
     if _someone_else(text, m.start()):
         return None
-    return candidate("profile", f"现在{m['g']}", _q(m, text), "profile:grade")
+    read = "在读" if re.search(r"在读|在念|正在读", m.group(0)) else ""
+    return candidate("profile", f"现在{read}{m['g']}", _q(m, text), "profile:grade")
 
 
 def _b_age(m: re.Match, text: str) -> Candidate | None:
@@ -453,6 +466,14 @@ PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(rf"(?:我的)?(?:本职|主业|正职|本职工作)(?:是|做)(?:一名|一个|个)?(?P<j>[{HAN}A-Za-z]{{0,6}}?(?:{JOB_SUFFIX}|{WORK_FIELD}))"), _b_job),
     (re.compile(r"(?:我(?:今年)?|(?<![^，,。！!\s])今年)(?P<a>\d{2}|[二三四五六七八九]十[一二三四五六七八九]?)岁"), _b_age),
     (re.compile(r"我是?(?P<a>[0-9]{2}|[零一二三四五六七八九]{2})后"), _b_age),
+    (re.compile(rf"老家(?![是在])(?P<p>[{HAN}]{{2,4}}?)(?:的|人)" + END + ")"), _b_hometown),
+    (re.compile(rf"(?<![你他她])我(?:现在)?住(?P<p>[{HAN}]{{1,6}}(?:区|市|县|镇|村|路|街|小区|新村|花园|公寓))" + END + r"|这边|那边|附近|，)"),
+     _b_city),
+    (re.compile(r"我(?:现在|目前)?(?:在读|在念|正在读)(?P<g>研|博|大学|本科|研究生|博士|高中|初中|大专|专科)(?=$|[，。！？,.!?\s]|了|呢|啦)"), _b_grade),
+    (re.compile(r"(?<![你他她])我(?:刚毕业[，,]?\s*)?(?:现在|目前|最近|还|一直)?(?:在|正在)找工作(?![的吗？?])"), _b_workplace),
+    (re.compile(r"(?<![你他她])我(?:现在|目前)?(?:在家|全职)带(?:娃|孩子|宝宝)"), _b_workplace),
+    (re.compile(r"(?<![你他她])我(?:已经)?怀孕(?:了)?(?:[\d一二三四五六七八九十两]{1,2}(?:个月|周))?了?"), _b_pregnant),
+    (re.compile(r"我(?:现在|已经|一直)?(?:吃素|吃全素|吃斋|茹素)"), _b_diet),
 ]
 
 # ---------------------------------------------------------------- likes and dislikes
@@ -619,6 +640,25 @@ def _b_they_are(m: re.Match, text: str) -> Candidate | None:
     return candidate("preference", f"非常喜欢{obj}（{m['x']}）", text[named[-1].start():m.end()], f"preference:{norm_object(obj)}")
 
 
+def _b_side(m: re.Match, text: str) -> Candidate | None:
+    """"我是猫派", "我是甜豆花党": which side the user is on."""
+    if re.search(r"[吗？?]", text[m.end():m.end() + 2]):
+        return None
+    return candidate("preference", f"是{m['obj']}{m['f']}", _q(m, text), f"preference:{norm_object(m['obj'])}")
+
+
+def _b_yyds(m: re.Match, text: str) -> Candidate | None:
+    """"火锅yyds", "周杰伦永远的神": praise in slang."""
+    if re.search(r"什么|之类|这种|那种|你|少|别|不要|梗", clause_at(text, m.start()).text):
+        return None  # "少用点网络梗，什么绝绝子、yyds之类的": the slang itself
+    return _pref(m, text, "非常喜欢{obj}", 1)
+
+
+def _b_meh(m: re.Match, text: str) -> Candidate | None:
+    """"我对足球完全无感": not interested."""
+    return _pref(m, text, f"不喜欢{{obj}}（{m['v']}）", -1)
+
+
 def _b_happiest(m: re.Match, text: str) -> Candidate | None:
     return _pref(m, text, "{obj}" + m["how"], 1)
 
@@ -649,6 +689,10 @@ PREFERENCE_RULES: list[tuple[re.Pattern[str], Builder]] = [
      _b_fan),
     (re.compile(rf"(?:已经|早就|彻底|正式|果断|终于)?(?P<v>{UNFAN})(?:了)?(?P<obj>[{HAN}A-Za-z·]{{2,10}}?)" + END + r"|了|啦)"), _b_unfan),
     (re.compile(TOPICAL + rf"(?:我)?(?:已经|早就|彻底|正式|果断|终于)*(?P<v>{UNFAN})了"), _b_unfan),
+    (re.compile(rf"(?<![你他她])我(?:是|属于|一直是)(?:个|一个|坚定的|铁杆)?(?P<obj>[{HAN}]{{1,4}}?)(?P<f>派|党)(?![员委校章内外])"), _b_side),
+    (re.compile(TOPICAL + r"\s*(?:真的|简直|就是|绝对|永远)?(?:yyds|YYDS|永远的神|是神|绝绝子|天下第一)"), _b_yyds),
+    (re.compile(rf"(?<![你他她])(?:我)?对(?P<obj>[{HAN}A-Za-z]{{1,8}}?)(?:完全|根本|一点|真的|实在|一直)?(?P<v>无感|没兴趣|不感兴趣|没什么兴趣|提不起兴趣)"),
+     _b_meh),
     (re.compile(rf"我(?:已经|早就|现在)?(?P<v>不是)(?P<obj>[{HAN}A-Za-z·]{{2,10}}?)的(?:{FAN})了"), _b_unfan),
     (re.compile(rf"(?P<when>{HABIT_TIME})(?:我)?(?P<adv>(?:{HABIT_ADV}){{1,3}})?(?:约着|结伴)?(?:在家|去健身房|去|在)?(?P<obj>{LEISURE})"),
      _b_leisure),

@@ -86,6 +86,16 @@ FOUND = [
     ("还有一个月就要生了", "event", ["2026-05-06"], "event:生"),
     ("还有俩礼拜就期末考了", "event", ["2026-04-20", "期末考"], "event:期末考"),
     ("后天飞成都", "event", ["2026-04-08", "成都"], "event:飞成都"),
+    ("我是猫派", "preference", ["猫派"], "preference:猫"),
+    ("火锅yyds", "preference", ["火锅"], "preference:火锅"),
+    ("我对足球完全无感", "preference", ["足球"], "preference:足球"),
+    ("我吃素好几年了", "profile", ["吃素"], "profile:diet"),
+    ("我老家湖南的", "profile", ["湖南"], "profile:hometown"),
+    ("我住朝阳区", "profile", ["朝阳区"], "profile:city"),
+    ("我在读研", "profile", ["读研"], "profile:grade"),
+    ("我刚毕业，在找工作", "profile", ["找工作"], "profile:job"),
+    ("我在家带娃", "profile", ["带娃"], "profile:job"),
+    ("我怀孕五个月了", "profile", ["怀孕"], "profile:pregnancy"),
 ]
 
 # (message, a word no memory's content or topic may contain)
@@ -149,6 +159,15 @@ LOOKALIKES = [
     ("下次再说吧", "下次"),
     ("下周一入职新公司", "profile:job"),
     ("还有俩礼拜就期末考了", "俩礼拜"),
+    ("我是党员", "党"),
+    ("你是猫派吗", "猫"),
+    ("你yyds", "yyds"),
+    ("什么绝绝子、yyds之类的", "preference"),
+    ("我住院了", "profile:city"),
+    ("我住院三天了", "profile:city"),
+    ("我是不是怀孕了", "怀孕"),
+    ("我妹怀孕了", "profile:pregnancy"),
+    ("我老家是东北的", "是是"),
 ]
 
 
