@@ -264,6 +264,16 @@ def _b_new_job(m: re.Match, text: str) -> Candidate | None:
     return candidate("profile", f"Works at {third_person(m['org'].strip())} (new job)", _q(m, text), "profile:job")
 
 
+def _b_dropped_out(m: re.Match, text: str) -> Candidate | None:
+    return candidate("profile", f"No longer studying: dropped out of {third_person(m['what'].strip())}", _q(m, text), "profile:study",
+                     polarity=-1)
+
+
+def _b_doing_now(m: re.Match, text: str) -> Candidate | None:
+    """"i'm driving for uber now": a job said as what the user does these days."""
+    return candidate("profile", f"Is {m['verb'].lower()} {m['prep'].lower()} {m['org'].strip()} now", _q(m, text), "profile:job")
+
+
 def _b_passed(m: re.Match, text: str) -> Candidate | None:
     """"I finally passed my CPA exam": a qualification the user now holds."""
     if re.search(r"\b(?:hope|hoping|if|think|pray|praying|wish|need\s+to|have\s+to|gotta|want\s+to)\b[^.!?]*$", text[:m.start()], I):
@@ -466,7 +476,7 @@ PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
                 r"(?=\s*(?:[,.!?;)]|—|–|-|$)|\s+(?i:btw|by the way|here|lol|haha|and|from|\())"), _b_name),
     (re.compile(r"\b(?:call|calls|calling)\s+me\s+(?P<name>(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof|Professor|Coach|Doctor|Captain|Miss)\.?\s+)?"
                 r"[A-Za-z][\w-]*)", I), _b_address),
-    (re.compile(r"\bI(?:'ve|\s+have|'m|\s+am)?\s+(?:started\s+|been\s+|now\s+|actually\s+|mostly\s+)*(?:go|going|prefer\s+to\s+go)\s+by\s+"
+    (re.compile(r"\bI(?:'ve|\s+have|'m|\s+am)?\s+(?:started\s+|been\s+|now\s+|actually\s+|mostly\s+)*(?:go|going|prefer\s+to\s+go|want\s+to\s+go|wanna\s+go)\s+by\s+"
                 r"(?P<name>(?-i:[A-Z])[\w-]*)", I), _b_address),
     (re.compile(r"\b(?:don'?t|do\s+not|never|stop|quit|not)\s+(?:\w+\s+)?(?:call|calling)\s+me\s+"
                 r"(?P<name>[\w'-]+(?:\s+[\w'-]+)?)(?=\s*(?:[,.!?;]|$)|\s+(?:anymore|please|again|ok|it)\b)", I),
@@ -498,6 +508,15 @@ PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(r"\b(?:I'm|I\s+am|im)\s+(?:(?:now|officially|finally|currently)\s+)?the\s+(?:new\s+)?(?P<job>(?:[\w-]+\s+){0,2}?(?:" + JOBS + r"))"
                 r"\s+(?:at|of|for)\s+(?P<org>(?:(?:a|an|the|my|our)\s+)?[\w'&.-]+(?:\s+[\w'&.-]+){0,3}?)(?=\s*(?:[,.!?;)]|$)|\s+(?:now|and|but|so|lol)\b)", I),
      _b_the_job),
+    (re.compile(r"\bI(?:'d|\s+would)\s+(?:much\s+)?(?:rather|prefer\s+to|like\s+to)\s+(?:be\s+called|go\s+by)\s+(?P<name>(?-i:[A-Z])[\w-]*)", I),
+     _b_address),
+    (re.compile(r"\bI\s+(?:(?:just|finally|officially|basically)\s+)*dropped\s+out\s+of\s+(?P<what>(?:law|med|grad|nursing|high|art|"
+                r"film|culinary|medical|graduate|beauty)\s+school|college|uni|university|my\s+(?:phd|ph\.d\.?|masters|master's|program|degree|"
+                r"course|bootcamp|apprenticeship))\b", I), _b_dropped_out),
+    (re.compile(r"\bI(?:'m|\s+am)\s+(?:(?:now|currently|just|basically)\s+)?(?P<verb>driving|delivering|working|bartending|waitressing|"
+                r"nannying|tutoring|freelancing|cleaning|dog\s+walking|waiting\s+tables)\s+(?P<prep>for|at)\s+(?P<org>(?-i:[A-Z])[\w'&.-]*"
+                r"(?:\s+(?-i:[A-Z])[\w'&.-]*){0,2}|uber|lyft|doordash|instacart|amazon|grubhub|ubereats|deliveroo)"
+                r"(?=\s+(?:now|full[- ]time|part[- ]time|these\s+days|for\s+now)\b)", I), _b_doing_now),
     (re.compile(r"\bI\s+(?:(?:finally|officially|just|actually|totally)\s+)*(?:passed|aced|cleared)\s+(?P<what>(?:my|the)\s+(?:[\w-]+\s+){0,3}?"
                 r"(?:exams?|boards|bar(?:\s+exam)?|license|licensing\s+exam|certification|cert|driving\s+test|road\s+test|"
                 r"(?:NCLEX|MCAT|LSAT|CPA|step\s+[123]|qualifying|quals)(?:\s+exams?)?|defen[cs]e))\b(?!\s+(?:exam|test))", I), _b_passed),
@@ -564,7 +583,7 @@ PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(r"\bI\s+(?:just\s+)?(?P<verb>quit|left|lost)\s+my\s+job\b", I), _b_quit_job),
     (re.compile(r"\bI(?:'m|\s+am)?\s*(?:now\s+)?(?:live|living|based|located|reside|staying)\s+in\s+"
                 r"(?P<place>[A-Za-z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,2}(?:,\s*[A-Z]{2})?)", I), _b_city),
-    (re.compile(r"(?:\b(?:I|we)\s+|^|[.!?,]\s*)(?:(?:just|recently|finally|officially)\s+)?(?:have\s+|'ve\s+)?(?P<moved>moved|relocated)"
+    (re.compile(r"(?:\b(?:I|we)\s+|^|[.!?,]\s*)(?:(?:just|recently|finally|officially)\s+)?(?:have\s+|'ve\s+)?(?P<moved>moved|relocated)(?:\s+(?:upstate|downstate|back|out|over|down|up|across\s+the\s+country|abroad|home))?"
                 r"\s+to\s+"
                 r"(?P<place>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,2})"), _b_city),
     (re.compile(r"(?i:\bI(?:'ve|\s+have)\s+|(?:^|[.!?,]\s*)|\bbut\s+|\band\s+)(?i:(?:been\s+)?living|lived|been\s+based|live)\s+in\s+"
@@ -601,7 +620,7 @@ PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(r"(?:\bI\s+(?:just\s+|finally\s+|officially\s+)?|(?:^|[.!?]\s*)(?:just\s+|finally\s+)?)(?:got|landed|started|accepted|took)\s+"
                 r"(?:a|the)\s+(?:new\s+)?(?:job|position|gig|role)\s+(?:at|with)\s+(?P<org>(?-i:[A-Z])[\w'&.-]*(?:\s+(?-i:[A-Z])[\w'&.-]*){0,3}"
                 r"|(?:a|an|the)\s+[\w'&-]+(?:\s+[\w'&-]+){0,2}?)(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol|as|starting|next)\b)", I), _b_new_job),
-    (re.compile(r"\bI\s+(?:usually\s+|always\s+|try\s+to\s+|still\s+)?(?P<act>go\s+to\s+the\s+gym|run|swim|meditate|work\s+out|"
+    (re.compile(r"\bI\s+(?:usually\s+|always\s+|try\s+to\s+|still\s+)?(?P<act>go\s+to\s+the\s+gym|hit\s+the\s+gym|run|swim|meditate|work\s+out|"
                 r"do\s+yoga|go\s+running|go\s+swimming|go\s+climbing|bike\s+to\s+work|journal|walk\s+my\s+dog|go\s+to\s+(?:church|mass|"
                 r"temple|the\s+mosque|therapy|the\s+farmers\s+market|the\s+library|dance\s+class|choir(?:\s+practice)?)|go\s+hiking|"
                 r"go\s+dancing|go\s+fishing|volunteer(?:\s+at\s+(?:a|an|the|my)\s+[\w ]{2,20}?)?|call\s+my\s+\w+|visit\s+my\s+\w+|"

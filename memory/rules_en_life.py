@@ -229,7 +229,8 @@ FALLOUT = (r"(?:we(?:'re|\s+are)\s+(?:not|no\s+longer)\s+(?:speaking|talking|fri
            r"with\s+(?:him|her|them)|I\s+(?:blocked|unfollowed|cut\s+off)\s+(?:him|her|them)|I\s+cut\s+(?:him|her|them)\s+off|"
            r"I\s+(?:hate|can't\s+stand)\s+(?:him|her|them)\s+(?:now|anymore)|(?:he|she|they)\s+(?:ghosted|betrayed|blocked)\s+me|"
            r"threw\s+me\s+under\s+the\s+bus|stabbed\s+me\s+in\s+the\s+back|lied\s+to\s+me)")
-FALLOUT = loosen_apostrophes(FALLOUT)
+FALLOUT = loosen_apostrophes(FALLOUT[:-1] + r"|(?:he|she|they)\s+cheated\s+on\s+me|cheated\s+on\s+me|it(?:'s|\s+is)\s+(?:over|done)"
+                                                r"\s*(?:between\s+us)?(?=\s*[.!]|$))")
 SUBJECT_VERB = (r"(?:just\s+|totally\s+|literally\s+|basically\s+)?(?:moved|threw|lied|stole|cheated|ghosted|blocked|betrayed|left|said|"
                 r"told|took|broke|stopped|started|never|always|keeps|kept|got|has|had|is|was|and\s+I)\b")
 STARTERS = frozenset("I Ok Okay So Yeah Yes No Honestly Anyway Today Yesterday Also And But Well Oh Ugh Lol Omg Sorry Thanks Hey Hi "

@@ -20,7 +20,7 @@ def pref_key(obj: str) -> str:
 
 def _pref(m: re.Match, text: str, template: str, polarity: int, raw: str | None = None) -> Candidate | None:
     obj = _ok_obj(raw or m["obj"])
-    if not obj or re.match(r"(?:my|his|her|their|our)\s+(?:[\w-]+\s+)?(?:" + RELATIONS + r")s?\b", obj, I):
+    if not obj or re.match(r"(?:my|his|her|their|our)\s+(?:[\w-]+\s+)?(?:" + RELATIONS + "|" + PETS + r")s?\b", obj, I):
         return None  # a person, not a taste ("so over my ex Tom")
     content = template.format(obj=third_person(obj), **{k: v or "" for k, v in m.groupdict().items() if k != "obj"})
     return candidate("preference", content, _q(m, text), pref_key(obj), polarity)

@@ -206,6 +206,11 @@ SAME_TOPIC = [
     ("my neighbor Gretchen is the sweetest", "turns out Gretchen has been lying to me. we're not friends anymore"),
     ("i work the front desk at a dental clinic", "i'm officially a dental hygienist now"),
     ("fav show: succession", "honestly i'm over succession"),
+    ("call me Kat", "actually i'd rather go by Katherine now"),
+    ("i'm a line cook at a ramen spot", "left the restaurant, i'm driving for uber now"),
+    ("i live in Brooklyn", "update: we moved upstate to Hudson"),
+    ("my boyfriend Marco is the best", "Marco cheated on me. it's over"),
+    ("i'm in my second year of law school", "i dropped out of law school"),
 ]
 
 
@@ -229,6 +234,10 @@ def test_a_change_lands_on_the_same_topic(first, later):
     ("ugh i'm upset the cafe ran out of croissants", ["upset"]),
     ("i'm nervous lol what should i wear tonight", ["nervous"]),
     ("my fav part of the movie: the ending", ["ending"]),
+    ("i adore my cat Luna", ["Loves"]),
+    ("my dad dropped out of college", ["dropped"]),
+    ("I'm working at home now", ["Is working"]),
+    ("it's over lol, the game ended", ["over"]),
 ])
 def test_more_lookalikes_stay_out(text, wrong):
     bad = [c.content for c in kept(text) if any(w.lower() in c.content.lower() for w in wrong)]
