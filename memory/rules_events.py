@@ -180,5 +180,5 @@ def chinese_events(text: str, today: date) -> list[Candidate]:
             if not kw:
                 continue
             said = rules_zh.dated_words(span.text, today)
-            out.append(candidate("event", zh_clean(said), span.text, _zh_topic(said, today)))
+            out.append(candidate("event", rules_zh.zh_note(said), span.text, _zh_topic(said, today)))
     return out

@@ -63,6 +63,11 @@ PETS = (r"小猫咪|小狗狗|猫咪|小猫|猫猫|布偶猫|英短|美短|橘�
         r"比熊|博美|狗子|狗|兔子|仓鼠|鹦鹉|乌龟")
 
 
+def zh_note(text: str) -> str:
+    """`zh_clean`, without the doubled kin word it leaves from "我妹妹" ("妹妹妹")."""
+    return re.sub(r"(姐|妹|哥|弟)\1\1", r"\1\1", zh_clean(text))
+
+
 def _q(m: re.Match, text: str) -> str:
     return quote_for(text, m.start(), m.end())
 
@@ -103,7 +108,7 @@ def _b_city(m: re.Match, text: str) -> Candidate | None:
     plan = re.search(r"(?:要|准备|打算|快要|马上|即将|计划|想)$", text[max(0, m.start() - 4):m.start()])
     if plan and "搬到" in m.group(0):
         clause = clause_at(text, m.start())
-        return candidate("profile", zh_clean(text[clause.start:m.end()]), _q(m, text), "profile:city:plan")
+        return candidate("profile", zh_note(text[clause.start:m.end()]), _q(m, text), "profile:city:plan")
     return candidate("profile", f"{moved}{verb}{place}", _q(m, text), "profile:city")
 
 
@@ -117,11 +122,11 @@ def _b_work_city(m: re.Match, text: str) -> Candidate | None:
     if INSTITUTION.search(m["p"]):
         if _someone_else(text, m.start("p")):
             return None
-        return candidate("profile", zh_clean(clause_at(text, m.start("p")).text), _q(m, text), "profile:job")
+        return candidate("profile", zh_note(clause_at(text, m.start("p")).text), _q(m, text), "profile:job")
     clause = clause_at(text, m.start("p")).text
     if re.search(rf"(?:{RELS}|他|她)", clause[:clause.index(m["p"])]):
         return None  # someone else's city ("我朋友在英国读书")
-    return candidate("profile", zh_clean(clause[:clause.index(m["p"]) + len(m["p"]) + 2]), _q(m, text), "profile:city")
+    return candidate("profile", zh_note(clause[:clause.index(m["p"]) + len(m["p"]) + 2]), _q(m, text), "profile:city")
 
 
 def _b_hometown(m: re.Match, text: str) -> Candidate | None:
@@ -162,7 +167,7 @@ def _b_job(m: re.Match, text: str) -> Candidate | None:
                        text[:m.start()])
     if change:  # "在银行升职了，现在做客户经理": where and how the job changed belongs to it
         start = change.start("c")
-        return candidate("profile", zh_clean(text[start:m.end()]), quote_for(text, start, m.end()), "profile:job")
+        return candidate("profile", zh_note(text[start:m.end()]), quote_for(text, start, m.end()), "profile:job")
     where = re.search(rf"在(?P<p>(?:一家|一个|一所)?[{HAN}A-Za-z]{{2,8}})$", text[clause_at(text, m.start()).start:m.start()])
     if where and m.group(0).startswith("当") and where["p"] not in BAD_PLACE:  # "在一家奶茶店当店员"
         return candidate("profile", f"在{where['p']}当{m['j']}", _q(m, text), "profile:job")
@@ -200,7 +205,7 @@ def _b_settled(m: re.Match, text: str) -> Candidate | None:
 def _b_workplace(m: re.Match, text: str) -> Candidate | None:
     if _someone_else(text, m.start()):
         return None
-    return candidate("profile", zh_clean(m.group(0)), _q(m, text), "profile:job")
+    return candidate("profile", zh_note(m.group(0)), _q(m, text), "profile:job")
 
 
 def _b_zh_routine(m: re.Match, text: str) -> Candidate | None:
@@ -212,7 +217,7 @@ def _b_zh_routine(m: re.Match, text: str) -> Candidate | None:
     lead = re.search(r"[^，。！？,.!?]*(?:早睡|晚睡|早起|熬夜|作息)[^，。！？,.!?]*[，,]\s*$", text[:clause.start])
     if lead:
         start = lead.start()
-    return candidate("profile", zh_clean(text[start:m.end()]), quote_for(text, start, m.end()), f"profile:routine:{kind}")
+    return candidate("profile", zh_note(text[start:m.end()]), quote_for(text, start, m.end()), f"profile:routine:{kind}")
 
 
 # ---------------------------------------------------------------- event helpers (used by rules_events.chinese_events)
@@ -280,7 +285,7 @@ def _routine(m: re.Match, text: str, changed: bool) -> Candidate | None:
     liked = text[:clause.start]
     if re.search(r"喜欢|爱|迷上|热爱", liked) and routine_key(m["act"]) in liked:
         return None  # "我超喜欢跑步，每天晚上都要跑五公里": the like already says it
-    content = re.sub(r"(?<![每\d一二三四五六七八九十到])(?=周[一二三四五六日天](?![末]))", "每", zh_clean(said))
+    content = re.sub(r"(?<![每\d一二三四五六七八九十到])(?=周[一二三四五六日天](?![末]))", "每", zh_note(said))
     return candidate("profile", content, said, f"profile:routine:{routine_key(m['act'])}")
 
 
@@ -300,13 +305,13 @@ def _b_years_in(m: re.Match, text: str) -> Candidate | None:
         return None
     if re.search(r"[吗？?]", text[m.end():m.end() + 3]):
         return None
-    return candidate("profile", zh_clean(m.group(0)), m.group(0), "profile:city")
+    return candidate("profile", zh_note(m.group(0)), m.group(0), "profile:city")
 
 
 def _same_place(text: str, end: int) -> str:
     """The clause after a job change that says what stayed the same ("还是那家奶茶店", "还是做运营")."""
     after = re.match(r"[^，。！？,.!?]*?[，,！!。]+\s*(?P<c>(?:还是|仍然|依然|也还是|继续)[^，。！？,.!?]{1,12})", text[end:])
-    return "，" + zh_clean(after["c"]) if after else ""
+    return "，" + zh_note(after["c"]) if after else ""
 
 
 def _b_promoted(m: re.Match, text: str) -> Candidate | None:
@@ -334,13 +339,13 @@ def _b_trade(m: re.Match, text: str) -> Candidate | None:
 def _b_pregnant(m: re.Match, text: str) -> Candidate | None:
     if re.search(r"[吗？?]|如果|要是|想", text[max(0, m.start() - 3):m.end() + 2]):
         return None
-    return candidate("profile", zh_clean(m.group(0)), _q(m, text), "profile:pregnancy")
+    return candidate("profile", zh_note(m.group(0)), _q(m, text), "profile:pregnancy")
 
 
 def _b_diet(m: re.Match, text: str) -> Candidate | None:
     if _negated_before(text, m.start() + 1) or re.search(r"[吗？?]", text[m.end():m.end() + 2]):
         return None
-    return candidate("profile", zh_clean(m.group(0)), _q(m, text), "profile:diet")
+    return candidate("profile", zh_note(m.group(0)), _q(m, text), "profile:diet")
 
 
 def _b_own_shop(m: re.Match, text: str) -> Candidate | None:
@@ -359,21 +364,21 @@ def _b_trait(m: re.Match, text: str) -> Candidate | None:
     if _someone_else(text, m.start()):
         return None
     category = "relationship" if re.search(r"妈|爸", m["x"]) else "profile"
-    return candidate(category, zh_clean(m.group(0)), _q(m, text), f"profile:trait:{m['x']}", category=category)
+    return candidate(category, zh_note(m.group(0)), _q(m, text), f"profile:trait:{m['x']}", category=category)
 
 
 def _b_household(m: re.Match, text: str) -> Candidate | None:
-    return candidate("profile", zh_clean(m.group(0)), _q(m, text), "profile:household")
+    return candidate("profile", zh_note(m.group(0)), _q(m, text), "profile:household")
 
 
 def _b_plan(m: re.Match, text: str) -> Candidate | None:
     if _negated_before(text, m.start()) or _someone_else(text, m.start()):
         return None
-    return candidate("profile", zh_clean(m.group(0)), _q(m, text), f"profile:plan:{m['x']}")
+    return candidate("profile", zh_note(m.group(0)), _q(m, text), f"profile:plan:{m['x']}")
 
 
 def _b_late(m: re.Match, text: str) -> Candidate | None:
-    return candidate("profile", zh_clean(m.group(0)), _q(m, text), "profile:routine:bed")
+    return candidate("profile", zh_note(m.group(0)), _q(m, text), "profile:routine:bed")
 
 
 def _b_major(m: re.Match, text: str) -> Candidate | None:
@@ -571,7 +576,7 @@ def _b_leisure(m: re.Match, text: str) -> Candidate | None:
     clause = clause_at(text, m.start("obj"))
     if re.search(rf"(?:{ROUTINE_WHEN})[^，。！？,.!?]{{0,16}}?(?:{ROUTINE_ACT})", clause.text) and ROUTINE_MARK.search(clause.text):
         return None  # a fixed routine ("每天早上六点晨跑") is kept as the routine
-    content = zh_clean(text[max(clause.start, m.start()):clause.end])
+    content = zh_note(text[max(clause.start, m.start()):clause.end])
     content = re.sub(r"^周末", "每个周末", content)  # a habit, not this coming weekend's date
     return candidate("preference", content, _q(m, text), f"preference:{norm_object(m['obj'])}")
 
@@ -580,7 +585,7 @@ def _b_doing_now(m: re.Match, text: str) -> Candidate | None:
     """A hobby under way ("最近在玩原神", "最近开始学吉他")."""
     if _negated_before(text, m.start()) or _someone_else(text, m.start()):
         return None
-    return candidate("preference", zh_clean(m.group(0)), _q(m, text), f"preference:{norm_object(m['obj'])}")
+    return candidate("preference", zh_note(m.group(0)), _q(m, text), f"preference:{norm_object(m['obj'])}")
 
 
 def _b_own(m: re.Match, text: str) -> Candidate | None:
@@ -626,7 +631,7 @@ def _b_that_is(m: re.Match, text: str) -> Candidate | None:
     if not said or _someone_else(text, prev.start):
         return None
     obj = re.sub(r"^(?:上|玩|打|看|学|练|听)", "", said["o"])
-    content = f"{said['v']}{said['o']}，{zh_clean(clause_at(text, m.start()).text)}"
+    content = f"{said['v']}{said['o']}，{zh_note(clause_at(text, m.start()).text)}"
     return candidate("preference", content, text[prev.start:clause_at(text, m.start()).end], f"preference:{norm_object(obj)}")
 
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 import re
 
 from memory.records import Candidate
-from memory.rules_common import candidate, clause_at, clauses, quote_for, sentences, zh_clean
+from memory.rules_common import candidate, clause_at, clauses, quote_for, sentences
 from memory.rules_zh import BAD_NAME, HAN, JOB_SUFFIX, NAME, PETS, RELS, SURNAMES, Builder, _q
+from memory.rules_zh import zh_note as zh_clean  # zh_clean without "妹妹妹"
 
 FAMILY = (r"男朋友|女朋友|男友|女友|老公|老婆|丈夫|妻子|对象|姐姐|妹妹|哥哥|弟弟|妈妈|爸爸|儿子|女儿|爷爷|奶奶|外公|外婆|"
           r"姐|妹|哥|弟|妈|爸")  # close family: "我朋友是医生" is small talk about someone else
@@ -143,6 +144,8 @@ def fallout(text: str) -> list[Candidate]:
 
 
 def _b_news(m: re.Match, text: str) -> Candidate | None:
+    if re.match(NICK, text[m.end("rel"):]):
+        return None  # "我弟弟小宇考上大学了" is kept under 小宇
     rel = KIN_FULL.get(m["rel"], m["rel"])
     clause = clause_at(text, m.start("rel"))
     return candidate("relationship", zh_clean(clause.text), clause.text, f"relationship:{rel}")
@@ -185,7 +188,7 @@ PEOPLE_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(rf"(?:我)?(?:和|跟)(?P<n>(?:小|阿)[{HAN}]{{1,2}}?|[A-Z][a-z]{{1,10}})(?:已经|终于|又)?(?:在一起|和好|复合)(?:[\d一二三四五六七八九十两半]{{1,3}}(?:个月|年))?了"),
      _b_together),
     (re.compile(rf"(?:我|我的|我家)(?P<rel>{FAMILY})(?P<pred>(?:是|当|做)(?:一名|一个|个|名)?[{HAN}A-Za-z]{{0,6}}?(?:{JOB_SUFFIX})|"
-                rf"在[^，。！？,.!?]{{2,10}}?(?:上班|工作|读书|上学|读研))"), _b_news),
+                rf"在[^，。！？,.!?]{{2,10}}?(?:上班|工作|读书|上学|读研|(?:当|做)[{HAN}A-Za-z]{{0,6}}?(?:{JOB_SUFFIX})))"), _b_news),
     (re.compile(rf"我(?:家)?有(?P<n>一|两|三|四|五|[1-5])(?:个|只|条)(?P<rel>孩子|儿子|女儿|娃|宝宝|兄弟姐妹|姐姐|哥哥|弟弟|妹妹|{PETS})"), _b_has),
     (re.compile(rf"(?:一|另一|另外一|第二)(?:只|条|个)(?:叫|名叫)(?P<n>[{HAN}]{{1,3}}?)(?=(?:一|另)(?:只|条|个)|[，,。！!？?\s~]|$)"), _b_one_of_pets),
 ]

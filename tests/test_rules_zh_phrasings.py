@@ -96,6 +96,7 @@ FOUND = [
     ("我刚毕业，在找工作", "profile", ["找工作"], "profile:job"),
     ("我在家带娃", "profile", ["带娃"], "profile:job"),
     ("我怀孕五个月了", "profile", ["怀孕"], "profile:pregnancy"),
+    ("我哥哥在上海当医生", "relationship", ["哥哥", "医生"], "relationship:哥哥"),
 ]
 
 # (message, a word no memory's content or topic may contain)
@@ -168,6 +169,9 @@ LOOKALIKES = [
     ("我是不是怀孕了", "怀孕"),
     ("我妹怀孕了", "profile:pregnancy"),
     ("我老家是东北的", "是是"),
+    ("我妹妹怀孕了", "妹妹妹"),
+    ("我弟弟小宇考上大学了", "relationship:弟弟"),
+    ("我哥哥在上海当医生", "profile:job"),
 ]
 
 
