@@ -176,8 +176,9 @@ CHITCHAT = re.compile(r"\b(?:weather|raining|rainy|rained|rain|pouring|snow(?:in
                       r"[\w\s]{0,20}for\s+(?:lunch|dinner|breakfast)|what\s+I\s+ate)\b|天气|下雨|下雪|好热|好冷|雨伞|带伞|堵车|塞车|"
                       r"中午吃|晚上吃了|早上吃了|早饭|午饭|晚饭|吃了(?:碗|顿|个|份|一碗|一顿)|点了(?:个)?外卖", I)
 LIKES = re.compile(r"\b(?:love|like|hate|enjoy|dislike|favou?rite|obsessed|can't\s+stand)|喜欢|讨厌|爱|受不了", I)
-STYLE_REQUEST = re.compile(r"\b(?:can|could|would|will)\s+you\s+(?:please\s+|maybe\s+|just\s+)*(?:stop|quit|start|not|avoid|keep|"
-                           r"be\s+(?:more|less)|tone|use|call|cut|go\s+easy|lay\s+off|ease\s+up|try)\b|"
+STYLE_REQUEST = re.compile(r"\b(?:can|could|would|will)\s+(?:you|u|ya)\s+(?:please\s+|pls\s+|maybe\s+|just\s+)*(?:stop|quit|start|"
+                           r"not|avoid|keep|be\s+(?:more|less)|tone|use|call|cut|go\s+easy|lay\s+off|ease\s+(?:up|off)|try|"
+                           r"chill|dial|type|lighten|write|talk|answer|reply)\b|"
                            r"(?:能不能|可不可以|可以|能)(?:别|不要|少|多|不|叫|说话|回复|用)", I)
 FACT_CUE = re.compile(r"\bmy\s+(?:name|job|wife|husband|partner|girlfriend|boyfriend|sister|brother|mom|dad|kid|son|daughter)\b|"
                       r"\bI(?:'m|\s+am)\s+(?:a|an)\s+\w+|\bI\s+(?:work|live|moved)\b|我叫|我(?:现在|目前|一直)?住|我(?:现在|目前)?在.{1,8}(?:上班|工作)|"

@@ -69,11 +69,10 @@ class MemoryPipeline:
                 previous_user: str | None = None) -> ExtractionResult:
         """Run the whole pipeline; with dry_run nothing is stored."""
         result = ExtractionResult()
-        # Control characters and broken surrogates (argv's surrogateescape) would reach the embedder.
-        user_text = clean(user_text or "")
-        if previous_user and unfinished_reason(clean(previous_user)):
-            user_text = clean(previous_user).strip() + " " + user_text.strip()
-        assistant_text = clean(assistant_text)[-MAX_LEARN_CHARS:] if assistant_text else None
+        user_text = _plain(user_text)
+        if previous_user and unfinished_reason(_plain(previous_user)):
+            user_text = _plain(previous_user).strip() + " " + user_text.strip()
+        assistant_text = _plain(assistant_text)[-MAX_LEARN_CHARS:] if assistant_text else None
         if len(user_text) > MAX_LEARN_CHARS:  # a pasted document, not something said; the rules slow down with length
             result.rejected.append(Rejection(_excerpt(user_text), f"too long to learn from ({len(user_text)} "
                                                                      f"characters; at most {MAX_LEARN_CHARS})"))
@@ -118,6 +117,15 @@ class MemoryPipeline:
         why = f"{cand.source} ({cand.origin})"
         memory = reconcile.apply(self.store, decision, vector, why)
         result.written.append(Written(memory, decision.action))
+
+
+def _plain(text: str | None) -> str:
+    """Control characters and broken surrogates out; phone keyboards' curly apostrophes (I’m, don’t) as
+    plain ones, so every rule reads them."""
+    return clean(text or "").translate(_APOSTROPHES)
+
+
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\uff07": "'"})
 
 
 def _excerpt(text: str, limit: int = 80) -> str:

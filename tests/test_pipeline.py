@@ -110,3 +110,18 @@ def test_a_finished_previous_message_is_not_read_again(cli):
     out = cli.json("memory", "extract", "I work as a nurse", "--previous-user", "I live in Lisbon", "--json",
                    today="2026-11-29")
     assert [w["action"] for w in out["written"]] == ["added"] and "Lisbon" not in out["written"][0]["content"]
+
+
+@pytest.mark.parametrize("text,category,word", [
+    ("I’m a nurse in Leeds", "profile", "nurse"),       # a phone keyboard's curly apostrophe
+    ("I don’t like olives", "preference", "olives"),
+    ("can u chill on the emojis?", "feedback", "emoji"),  # a style request is not "just a question"
+])
+def test_phone_typing_is_read_like_any_other(cli, text, category, word):
+    out = cli.json("memory", "extract", text, "--json", today="2026-11-29")
+    assert [(w["category"], word in w["content"]) for w in out["written"]] == [(category, True)]
+
+
+@pytest.mark.parametrize("text", ["can u tell me a joke?", "could you write me a poem about rain?"])
+def test_requests_for_a_task_are_not_style_feedback(cli, text):
+    assert cli.json("memory", "extract", text, "--json", today="2026-11-29")["written"] == []
