@@ -209,8 +209,8 @@ def _b_workplace(m: re.Match, text: str) -> Candidate | None:
 
 
 def _b_zh_routine(m: re.Match, text: str) -> Candidate | None:
-    if _someone_else(text, m.start()):
-        return None
+    if _someone_else(text, m.start()) or re.search(r"说|据说|看到|文章|视频|的人", clause_at(text, m.start()).text):
+        return None  # "视频里说每天六点起床的人更容易成功" is hearsay
     kind = "wake" if m["w"] == "起床" else "bed"
     clause = clause_at(text, m.start("t"))
     start = clause.start
@@ -686,7 +686,7 @@ HABIT_ADV = r"(?:一般|通常|经常|基本上?|都|总是|习惯|喜欢|爱|�
 UNFAN = r"脱粉|粉转路|粉转黑|爬墙|退坑|退圈|弃坑|取关|回踩"
 FAN = r"铁粉|死忠粉|忠实粉丝|脑残粉|老粉|真爱粉|头号粉丝|粉丝|迷妹|迷弟|忠粉|骨灰粉|歌迷|球迷|影迷|书迷|剧迷"
 PREFERENCE_RULES: list[tuple[re.Pattern[str], Builder]] = [
-    (re.compile(rf"(?<![你他她])(?:我)?(?:最|超级?|特别)(?:喜欢|爱)的(?P<kind>[{HAN}]{{1,5}}?)(?:是|就是|[：:])\s*"
+    (re.compile(rf"(?<![你他她])(?:我)?(?:最|超级?|特别)(?:喜欢|爱)的(?P<kind>(?:(?!就)[{HAN}]){{1,5}}?)(?:是|就是|[：:])\s*"
                 rf"(?P<obj>《[^》]{{1,20}}》|[{HAN}A-Za-z0-9·]{{1,10}}?)" + END + r"|了|啦|呀|啊|，|没有之一)"), _b_favourite),
     (re.compile(rf"(?<![你他她])(?:我)?最(?:喜欢|爱)(?P<kind>吃|喝|看|听|玩|去)的(?:东西|食物|地方)?(?:是|就是|[：:])\s*"
                 rf"(?P<obj>《[^》]{{1,20}}》|[{HAN}A-Za-z0-9·]{{1,10}}?)" + END + r"|了|啦|呀|啊|，|没有之一)"), _b_favourite),
