@@ -208,6 +208,10 @@ def feedback(text: str) -> list[Candidate]:
                 continue
             if not re.search(r"你|^(?:以后|平时|今后|下次|还有|另外|也|那)?(?:别|不要|少|多|请|说话|回复|回答|能不能|可不可以)", cl.text):
                 continue
+            if topic == "habit":  # "你别老劝我早点睡" is guidance; "你别老是逗我了", "你别再说了" are not
+                said = re.split(r"老是?|总是?|再|一直|动不动就?|每次都", cl.text, maxsplit=1)[-1]
+                if len(re.sub(r"[我了嘛啊呀哈吧呢～~!！。]", "", said)) < 3 or re.match(r"这样|那样|这么|那么", said):
+                    continue
             body = re.sub(r"能不能|可不可以|可以|请|麻烦|好吗|行吗|好不好|跟你|和你|吗$|[吗?？]+$", "", cl.text)
             body = re.sub(r"我的时候", "的时候", body)  # "你回我的时候": not "my"
             body = re.sub(r"^你的", "", body)

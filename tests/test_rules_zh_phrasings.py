@@ -97,6 +97,7 @@ FOUND = [
     ("我在家带娃", "profile", ["带娃"], "profile:job"),
     ("我怀孕五个月了", "profile", ["怀孕"], "profile:pregnancy"),
     ("我哥哥在上海当医生", "relationship", ["哥哥", "医生"], "relationship:哥哥"),
+    ("你别每次都让我去看医生", "feedback", ["看医生"], "feedback:habit"),
 ]
 
 # (message, a word no memory's content or topic may contain)
@@ -176,6 +177,9 @@ LOOKALIKES = [
     ("我最喜欢的就是周末了", "周末"),
     ("我同学每天雷打不动去图书馆", "图书馆"),
     ("老板说每天九点必须打卡", "打卡"),
+    ("你别老是逗我了哈哈", "逗"),
+    ("你别再说了", "说"),
+    ("你别总这样嘛", "这样"),
 ]
 
 
