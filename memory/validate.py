@@ -46,7 +46,7 @@ NEG_IDIOMS = re.compile(r"not\s+for\s+the\s+(?:weak|faint)|not\s+gonna\s+lie|can
                         r"(?:never|don't|do\s+not|no\s+need\s+to)\s+(?:ever\s+)?(?:suggest|recommend|give|send|offer|show|mention|"
                         r"bring\s+up|remind|ask)\b", I)
 NEG_CONTENT = re.compile(r"\b(?:not|no|never|no\s+longer|anymore|quit|stopped|dislikes?|hates?|over|tired\s+of|gave\s+up|avoids?|"
-                         r"broke\s+up|lost|without|ex|divorc\w*|separated|split|afraid|scared|terrified)\b|n't\b|不|没|别|再也|分手|腻|戒|讨厌|怕|放弃|受不了|卸载|退坑|弃坑|取关|辞职|离职|失业|被裁|绝交|闹掰|断交|翻脸|离婚|分开|拉黑", I)
+                         r"broke\s+up|lost|without|ex|divorc\w*|separated|split|afraid|scared|terrified)\b|n't\b|不|没|别|再也|分手|腻|戒|讨厌|怕|放弃|受不了|卸载|退坑|弃坑|取关|辞职|离职|失业|被裁|绝交|闹掰|闹翻|断交|翻脸|离婚|分开|拉黑|脱粉|爬墙|粉转路|无感", I)
 
 
 def validate(candidates: list[Candidate], user_text: str, assistant_text: str | None, today: date,
