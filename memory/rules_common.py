@@ -186,4 +186,4 @@ def zh_clean(text: str) -> str:
         text = text.replace(old + old[-1], new) if old in ("我妈", "我爸") else text
         text = text.replace(old, new)
     text = re.sub(r"[啦呀哦呢吧啊嘛哈~～!！。.…、，,]+$", "", text)
-    return text.replace("妈妈妈", "妈妈").replace("爸爸爸", "爸爸").strip()
+    return re.sub(r"(妈|爸|姐|妹|哥|弟)\1\1", r"\1\1", text).strip()  # "我妹妹" → "妹妹", not "妹妹妹"

@@ -216,3 +216,13 @@ def test_a_change_keeps_the_topic(first, second):
     a, b = kept(first), kept(second, date(2026, 5, 1))
     assert a and b
     assert {(c.category, c.topic) for c in a} & {(c.category, c.topic) for c in b}
+
+
+def test_a_sibling_word_is_not_tripled_in_notes_or_topics():
+    from datetime import date as _date
+
+    from memory.rules import extract_candidates
+    from memory.rules_common import zh_clean
+    assert zh_clean("我妹妹下周结婚") == "妹妹下周结婚" and zh_clean("我姐姐人很好") == "姐姐人很好"
+    found = extract_candidates("我妹妹下周六结婚", None, _date(2026, 11, 29))
+    assert found and all("妹妹妹" not in (c.content + (c.topic or "")) for c in found)
