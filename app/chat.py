@@ -7,11 +7,9 @@ from typing import Callable, Iterator
 
 from app.companion import Companion
 from assets import system_prompt
-from memory.inject import memory_block
-from memory.pipeline import ExtractionResult
-from memory.records import Memory, Message
-from memory.retrieve import background, select
-from memory.text import clean
+from memory import Memory, Message, clean
+from memory.learn import ExtractionResult
+from memory.recall import background, memory_block, select
 
 RECALL = re.compile(
     r"(last time|previous(ly)? (chat|conversation|session)|what did (we|i) (talk|say|chat)|remind me what we|"

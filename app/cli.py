@@ -12,7 +12,7 @@ from app import cli_consolidate
 from app.clock import Clock
 from app.errors import USER_ERRORS, AppError
 from app.settings import resolve_home
-from memory.records import CATEGORIES
+from memory import CATEGORIES
 
 EXIT_USER_ERROR = 2
 

@@ -26,7 +26,7 @@ def memory_consolidate(args, home, clock: Clock) -> int:
     from app.commands import opened
     from app.scheduler import consolidate_profile, gates_for, lock_for
     from app.settings import Settings
-    from memory.consolidate import ConsolidationResult, describe_change, precheck
+    from memory.consolidation import ConsolidationResult, describe_change, precheck
 
     reason = precheck(lock_for(home), clock.now(), gates_for(Settings.load(home)), args.force)
     if reason is not None:
@@ -49,7 +49,7 @@ def memory_consolidate(args, home, clock: Clock) -> int:
 def memory_index(args, home, clock: Clock) -> int:
     """Print the index (rebuilt first if missing or stale)."""
     from app.commands import opened
-    from memory.index import current_index
+    from memory.recall import current_index
 
     with opened(args, home, clock) as c:
         text = current_index(c.store)

@@ -15,10 +15,9 @@ from app.clock import Clock
 from app.companion import Companion
 from app.errors import AppError
 from app.portability import export_json, export_markdown, import_memories, read_import
-from memory.forget import forget, forget_all
-from memory.records import Memory
-from memory.search import search
-from memory.store import MAX_CONTENT, new_id
+from memory import Memory
+from memory.recall import search
+from memory.storage import MAX_CONTENT, forget, forget_all, new_id
 
 
 def _progress(done: int, total: int) -> None:
@@ -157,7 +156,7 @@ def _read_queries(path: Path) -> list[str]:
 
 def memory_add(args, home, clock) -> int:
     """Add a memory by hand (source: explicit); the category is guessed by the rules if not given."""
-    from memory.guard import instruction_reason
+    from memory.learn import instruction_reason
     reason = instruction_reason(args.text)
     if reason:
         raise AppError(f"Not remembered: that reads as an {reason}, and Companion only remembers facts about you.")
@@ -177,7 +176,7 @@ def memory_add(args, home, clock) -> int:
 
 
 def _guess_category(text: str, today: date) -> str:
-    from memory.rules import extract_candidates
+    from memory.learn import extract_candidates
     cands = extract_candidates(text, None, today)
     return cands[0].category if cands else "profile"
 

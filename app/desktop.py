@@ -13,12 +13,11 @@ from app.keys import obtain_key
 from app.portability import export_json, export_markdown, import_memories, read_import
 from app.scheduler import consolidate_profile
 from app.settings import Settings
-from memory.consolidate import ConsolidationResult
-from memory.errors import NotFound, StoreError
-from memory.forget import ForgetReceipt, forget, forget_all
-from memory.guard import instruction_reason
-from memory.records import HistoryEntry, Memory, Message, Session
-from memory.search import search
+from memory import HistoryEntry, Memory, Message, NotFound, Session, StoreError
+from memory.consolidation import ConsolidationResult
+from memory.learn import instruction_reason
+from memory.recall import search
+from memory.storage import ForgetReceipt, forget, forget_all
 from models.resolve import check_gguf
 
 PANEL_SEARCH_K = 50

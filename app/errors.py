@@ -1,7 +1,7 @@
 """The one error type the user sees, and how lower layers' known errors map onto it."""
 from __future__ import annotations
 
-from memory.errors import StoreError
+from memory import StoreError
 from models.errors import ModelError
 
 

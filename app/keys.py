@@ -11,7 +11,7 @@ import keyring.errors
 from keyring.backends import fail
 
 from app.errors import AppError
-from memory.db import DbKey
+from memory.storage import DbKey
 
 SERVICE = "Companion"
 ENV_KEY = "COMPANION_DB_KEY"

@@ -19,13 +19,27 @@ import keyring
 import keyring.errors
 
 from app.errors import AppError
-from app.keys import SERVICE, KeyChoice, _account, keyring_available, new_raw_key, store_new_key
-from memory import repair, vectors
-from memory.database import Database
-from memory.db import DatabaseError, DbKey, OperationalError, checkpoint, connect
-from memory.errors import StoreError
-from memory.protocols import Embedder
-from memory.vectors import ProgressFn
+from app.keys import (
+    SERVICE,
+    KeyChoice,
+    _account,
+    keyring_available,
+    new_raw_key,
+    store_new_key,
+)
+from memory import Embedder, StoreError
+from memory.storage import (
+    Consistency,
+    Database,
+    DatabaseError,
+    DbKey,
+    OperationalError,
+    ProgressFn,
+    checkpoint,
+    connect,
+    ensure_model,
+    repair_index,
+)
 
 if TYPE_CHECKING:
     from app.companion import Companion
@@ -80,15 +94,15 @@ def _other_keys(db_path: Path, choice: KeyChoice) -> list[tuple[DbKey, str]]:
     return out
 
 
-def check_at_startup(db: Database, embedder: Embedder, progress: ProgressFn | None = None) -> repair.Consistency:
+def check_at_startup(db: Database, embedder: Embedder, progress: ProgressFn | None = None) -> Consistency:
     """Vectors of the current embedding model; memories, full-text index and vectors agree row for row.
 
     A model change re-embeds everything; whatever disagrees is re-indexed and logged in one line. A page
     that cannot be read on the way is a damaged file: refused with one sentence, nothing written.
     """
     try:
-        reembedded = vectors.ensure_model(db.conn, embedder, progress)
-        found = repair.repair(db, embedder)
+        reembedded = ensure_model(db.conn, embedder, progress)
+        found = repair_index(db, embedder)
     except DatabaseError as exc:
         if isinstance(exc, OperationalError):  # locked, disk full: not damage
             raise

@@ -8,10 +8,9 @@ from datetime import datetime
 from pathlib import Path
 
 from app.errors import AppError
-from memory.errors import InvalidInput
-from memory.guard import instruction_reason
-from memory.records import CATEGORIES, Memory
-from memory.store import MemoryStore, new_id
+from memory import CATEGORIES, InvalidInput, Memory
+from memory.learn import instruction_reason
+from memory.storage import MemoryStore, new_id
 
 FORMAT = "companion-memories"
 VERSION = 1

@@ -18,8 +18,14 @@ from apscheduler.triggers.date import DateTrigger
 
 from app.companion import Companion
 from app.settings import Settings
-from memory.consolidate import ConsolidationResult, Gates, Progress, consolidate
-from memory.lock import LOCK_FILE, RunLock
+from memory.consolidation import (
+    LOCK_FILE,
+    ConsolidationResult,
+    Gates,
+    Progress,
+    RunLock,
+    consolidate,
+)
 
 log = logging.getLogger(__name__)
 STARTUP_DELAY_SECONDS = 120.0

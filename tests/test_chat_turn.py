@@ -8,7 +8,7 @@ from app.clock import Clock
 from app.companion import Companion
 from assets import system_prompt
 from memory.records import Memory
-from memory.store import new_id
+from memory.storage.store import new_id
 
 
 def _system_text(turn) -> str:

@@ -22,11 +22,11 @@ from app.clock import Clock
 from app.companion import Companion
 from app.errors import USER_ERRORS
 from app.settings import Settings
-from memory import repair
-from memory.pipeline import MemoryPipeline
+from memory.learn.pipeline import MemoryPipeline
+from memory.recall.search import search
 from memory.records import Memory
-from memory.search import search
-from memory.store import new_id
+from memory.storage import repair
+from memory.storage.store import new_id
 from models.errors import ModelError
 from tests.conftest import CLI
 from tests.support.fakes import ScriptedCompleter

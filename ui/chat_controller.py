@@ -10,7 +10,7 @@ from app.chat import ChatService, PreparedTurn
 from app.companion import Companion
 from app.errors import USER_ERRORS
 from app.jobs import BACKGROUND, CHAT
-from memory.pipeline import ExtractionResult
+from memory.learn import ExtractionResult
 from ui.i18n import tr
 from ui.workers import QtWorker
 

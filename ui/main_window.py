@@ -7,8 +7,17 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
-from PySide6.QtWidgets import (QDockWidget, QHBoxLayout, QLabel, QMainWindow, QSplitter, QToolBar, QToolButton,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QHBoxLayout,
+    QLabel,
+    QMainWindow,
+    QSplitter,
+    QToolBar,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from app.clock import Clock
 from app.companion import Companion
@@ -16,8 +25,8 @@ from app.desktop import KeyNeeded, MemoryDesk, apply_settings, open_companion
 from app.keys import NO_KEYRING
 from app.scheduler import ConsolidationScheduler
 from app.settings import Settings
-from memory.pipeline import ExtractionResult
-from memory.records import Memory
+from memory import Memory
+from memory.learn import ExtractionResult
 from ui import ask
 from ui.chat_controller import ChatController, error_text
 from ui.chat_view import ChatView

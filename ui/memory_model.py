@@ -3,11 +3,18 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from PySide6.QtCore import (QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, QSortFilterProxyModel,
-                            Qt, Signal)
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+    Signal,
+)
 from PySide6.QtGui import QBrush, QColor
 
-from memory.records import Memory
+from memory import Memory
 from ui.i18n import tr
 from ui.style import icon
 

@@ -4,18 +4,36 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFrame, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
-                               QPushButton, QTableView, QToolButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QFrame,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QTableView,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from app.desktop import MemoryDesk
 from app.errors import USER_ERRORS
-from memory.consolidate import ConsolidationResult
-from memory.forget import ForgetReceipt
-from memory.records import CATEGORIES, Memory
+from memory import CATEGORIES, Memory
+from memory.consolidation import ConsolidationResult
+from memory.storage import ForgetReceipt
 from ui import ask
 from ui.i18n import tr
 from ui.memory_dialogs import HistoryDialog, MemoryEditDialog
-from ui.memory_model import CONTENT, FIELDS, ID_ROLE, MemoryFilterProxy, MemoryTableModel
+from ui.memory_model import (
+    CONTENT,
+    FIELDS,
+    ID_ROLE,
+    MemoryFilterProxy,
+    MemoryTableModel,
+)
 from ui.style import icon
 from ui.workers import QtWorker
 

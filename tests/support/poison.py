@@ -187,7 +187,7 @@ def via_import(home: Path, cases: list[Case], folder: Path) -> Outcome:
 
 def via_model(companion, cases: list[Case]) -> Outcome:
     """The chat model proposing each attack turn as a memory (in process, a scripted Completer)."""
-    from memory.pipeline import MemoryPipeline
+    from memory.learn.pipeline import MemoryPipeline
     from tests.support.fakes import ScriptedCompleter
 
     def echo(user_prompt: str) -> str:

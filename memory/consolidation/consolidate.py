@@ -16,15 +16,15 @@ from typing import Callable
 
 import numpy as np
 
+from memory.consolidation.lock import RunLock
 from memory.dates import absolutize
 from memory.errors import NotFound
-from memory.forget import forget
-from memory.index import rebuild, warning
-from memory.lock import RunLock
+from memory.recall.index import rebuild, warning
 from memory.records import SOURCES, Memory
-from memory.store import MAX_CONTENT, MemoryStore
+from memory.storage.forget import forget
+from memory.storage.store import MAX_CONTENT, MemoryStore
+from memory.storage.vectors import _set_meta
 from memory.text import STOPWORDS, has_cjk, has_negation, tokens
-from memory.vectors import _set_meta
 
 Progress = Callable[[str], None]
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from memory.db import OperationalError
-from memory.store import MemoryStore
+from memory.storage.sqlcipher import OperationalError
+from memory.storage.store import MemoryStore
 
 # Tables that hold the raw chat transcript: forgetting a memory does not rewrite what was said;
 # deleting the session does. The receipt names sessions that still mention the text. A session's

@@ -4,7 +4,11 @@ from __future__ import annotations
 import json
 import logging
 
-from memory.prompts import EXTRACTION_SCHEMA, EXTRACTION_SYSTEM, extraction_user_prompt
+from memory.learn.prompts import (
+    EXTRACTION_SCHEMA,
+    EXTRACTION_SYSTEM,
+    extraction_user_prompt,
+)
 from memory.protocols import Completer
 from memory.records import CATEGORIES, Candidate, Memory
 

@@ -11,11 +11,12 @@ from dataclasses import replace
 from datetime import date
 
 from memory.dates import absolutize
-from memory.guard import instruction_reason, trivia_reason
-from memory.rules_en import MOODS, PETS, RELATIONS, STYLE_NOUN
-from memory.rules_events import EVENT_EN, EVENT_ZH
-from memory.rules_zh import PETS as PETS_ZH, RELS as RELS_ZH
-from memory.rules_zh_social import MOOD as MOOD_ZH
+from memory.learn.guard import instruction_reason, trivia_reason
+from memory.learn.rules.en import MOODS, PETS, RELATIONS, STYLE_NOUN
+from memory.learn.rules.events import EVENT_EN, EVENT_ZH
+from memory.learn.rules.zh import PETS as PETS_ZH
+from memory.learn.rules.zh import RELS as RELS_ZH
+from memory.learn.rules.zh_social import MOOD as MOOD_ZH
 from memory.records import CATEGORIES, Candidate, Rejection
 
 I = re.IGNORECASE

@@ -4,10 +4,10 @@ from __future__ import annotations
 import json
 import secrets
 
-from memory.database import Database
-from memory.db import OperationalError
 from memory.errors import NotFound
 from memory.records import Message, Session
+from memory.storage.database import Database
+from memory.storage.sqlcipher import OperationalError
 from memory.text import clean, fts_query, index_text
 
 _MSG = "SELECT id, session_id, role, content, created_at, memories_used FROM messages"

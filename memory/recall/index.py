@@ -10,8 +10,11 @@ import json
 from dataclasses import dataclass
 
 from memory.records import Memory
-from memory.store import MemoryStore
-from memory.vectors import _meta, _set_meta  # the one pair of key/value helpers for the meta table
+from memory.storage.store import MemoryStore
+from memory.storage.vectors import (  # the one pair of key/value helpers for the meta table
+    _meta,
+    _set_meta,
+)
 
 MAX_LINES = 200
 MAX_BYTES = 25_000

@@ -2,15 +2,22 @@
 
 Every rule is a row in a table: a regex for how people say a thing, and a small function that
 turns the match into one atomic third-person sentence with its reconciliation topic. Dated events
-live in `memory.rules_events`.
+live in `memory.learn.rules.events`.
 """
 from __future__ import annotations
 
 import re
 from typing import Callable
 
+from memory.learn.rules.common import (
+    activity_key,
+    candidate,
+    drop_fillers,
+    norm_object,
+    quote_for,
+    third_person,
+)
 from memory.records import Candidate
-from memory.rules_common import activity_key, candidate, drop_fillers, norm_object, quote_for, third_person
 
 Builder = Callable[[re.Match, str], "Candidate | None"]
 I = re.IGNORECASE

@@ -5,10 +5,10 @@ import math
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from memory import vectors
-from memory.db import OperationalError
 from memory.records import Memory
-from memory.store import MemoryStore
+from memory.storage import vectors
+from memory.storage.sqlcipher import OperationalError
+from memory.storage.store import MemoryStore
 from memory.text import clean, fts_query
 
 MAX_QUERY_CHARS = 2000

@@ -6,11 +6,11 @@ import secrets
 from dataclasses import replace
 from typing import Any, Iterable
 
-from memory import vectors
-from memory.database import Database
 from memory.errors import InvalidInput, NotFound
 from memory.protocols import Embedder
 from memory.records import CATEGORIES, SOURCES, HistoryEntry, Memory
+from memory.storage import vectors
+from memory.storage.database import Database
 from memory.text import clean, index_text
 
 MAX_CONTENT = 2000

@@ -4,9 +4,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from memory import vectors
 from memory.records import Candidate, Memory
-from memory.store import MemoryStore, new_id
+from memory.storage import vectors
+from memory.storage.store import MemoryStore, new_id
 from memory.text import has_cjk, has_negation
 
 DUPLICATE_COSINE = 0.92

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 
-from memory import vectors
-from memory.database import Database
 from memory.protocols import Embedder
+from memory.storage import vectors
+from memory.storage.database import Database
 from memory.text import index_text
 
 

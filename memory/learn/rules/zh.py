@@ -1,8 +1,8 @@
-"""Chinese extraction rules: profile, likes and dislikes (people, pets, moods and feedback: `rules_zh_social`).
+"""Chinese extraction rules: profile, likes and dislikes (people, pets, moods and feedback: `zh_social`).
 
 Chinese has no spaces, so each rule anchors on the words people use around a fact (叫我…, 住在…,
 在…当…, 超迷…, …看腻了, 和…分手了) and cuts names and objects at punctuation or particles.
-Dated events live in `memory.rules_events`.
+Dated events live in `memory.learn.rules.events`.
 """
 from __future__ import annotations
 
@@ -14,8 +14,15 @@ from typing import Callable
 import rjieba
 
 from memory.dates import find_dates
+from memory.learn.rules.common import (
+    candidate,
+    clause_at,
+    norm_object,
+    quote_for,
+    sentences,
+    zh_clean,
+)
 from memory.records import Candidate
-from memory.rules_common import candidate, clause_at, norm_object, quote_for, sentences, zh_clean
 
 Builder = Callable[[re.Match, str], "Candidate | None"]
 HAN = r"\u4e00-\u9fff"
@@ -220,7 +227,7 @@ def _b_zh_routine(m: re.Match, text: str) -> Candidate | None:
     return candidate("profile", zh_note(text[start:m.end()]), quote_for(text, start, m.end()), f"profile:routine:{kind}")
 
 
-# ---------------------------------------------------------------- event helpers (used by rules_events.chinese_events)
+# ---------------------------------------------------------------- event helpers (used by events.chinese_events)
 
 EVENT_MORE = re.compile(r"自驾|旅拍|毕业旅行|出去玩|出国玩|去[\u4e00-\u9fff]{2,6}?(?:自驾|玩|转转|逛逛|打卡)|要生了|生宝宝|生孩子|待产|"
                         r"(?<![起])飞(?:去|到|往|回)?[\u4e00-\u9fff]{2}")

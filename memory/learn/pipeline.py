@@ -5,15 +5,15 @@ import logging
 from dataclasses import dataclass, field
 from datetime import date
 
-from memory import model_extract, reconcile
-from memory.guard import instruction_reason, unfinished_reason
+from memory.learn import model_extract, reconcile
+from memory.learn.guard import instruction_reason, unfinished_reason
+from memory.learn.rules.candidates import extract_candidates
+from memory.learn.validate import validate
 from memory.protocols import Completer
+from memory.recall.search import search
 from memory.records import Candidate, Memory, Rejection
-from memory.rules import extract_candidates
-from memory.search import search
-from memory.store import MemoryStore
+from memory.storage.store import MemoryStore
 from memory.text import clean
-from memory.validate import validate
 
 log = logging.getLogger(__name__)
 MAX_LEARN_CHARS = 4000

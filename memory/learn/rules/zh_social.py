@@ -1,16 +1,32 @@
 """Chinese extraction rules for the people and pets in the user's life, moods, and feedback to the companion.
 
-Like `rules_zh`, each rule anchors on the words people use around a fact (我妈…住院了, 和…分手了,
+Like `zh`, each rule anchors on the words people use around a fact (我妈…住院了, 和…分手了,
 心情很差, 说话别那么正式) and cuts names at punctuation or particles.
 """
 from __future__ import annotations
 
 import re
 
+from memory.learn.rules.common import (
+    candidate,
+    clause_at,
+    clauses,
+    quote_for,
+    sentences,
+)
+from memory.learn.rules.zh import (
+    BAD_NAME,
+    HAN,
+    JOB_SUFFIX,
+    NAME,
+    PETS,
+    RELS,
+    SURNAMES,
+    Builder,
+    _q,
+)
+from memory.learn.rules.zh import zh_note as zh_clean  # zh_clean without "妹妹妹"
 from memory.records import Candidate
-from memory.rules_common import candidate, clause_at, clauses, quote_for, sentences
-from memory.rules_zh import BAD_NAME, HAN, JOB_SUFFIX, NAME, PETS, RELS, SURNAMES, Builder, _q
-from memory.rules_zh import zh_note as zh_clean  # zh_clean without "妹妹妹"
 
 FAMILY = (r"男朋友|女朋友|男友|女友|老公|老婆|丈夫|妻子|对象|姐姐|妹妹|哥哥|弟弟|妈妈|爸爸|儿子|女儿|爷爷|奶奶|外公|外婆|"
           r"姐|妹|哥|弟|妈|爸")  # close family: "我朋友是医生" is small talk about someone else

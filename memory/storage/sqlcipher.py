@@ -9,7 +9,7 @@ import sqlcipher3
 import sqlite_vec
 
 from memory.errors import StoreError
-from memory.migrations import migrate
+from memory.storage.migrations import migrate
 
 DatabaseError = sqlcipher3.DatabaseError
 OperationalError = sqlcipher3.OperationalError

@@ -7,7 +7,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Callable, Iterator
 
-from memory.db import DbKey, checkpoint, connect
+from memory.storage.sqlcipher import DbKey, checkpoint, connect
 
 Clock = Callable[[], datetime]
 

@@ -8,10 +8,18 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from memory import rules_zh
 from memory.dates import DateMention, find_dates
+from memory.learn.rules import zh as rules_zh
+from memory.learn.rules.common import (
+    Span,
+    candidate,
+    clauses,
+    norm_object,
+    sentences,
+    third_person,
+    zh_clean,
+)
 from memory.records import Candidate
-from memory.rules_common import Span, candidate, clauses, norm_object, sentences, third_person, zh_clean
 
 I = re.IGNORECASE
 EVENT_EN = re.compile(

@@ -1,7 +1,7 @@
 """The precise half of extraction: bilingual rules that turn a user message into memory candidates.
 
-`extract_candidates` runs the English and Chinese rule tables (`rules_en`, `rules_en_social`, `rules_en_life`,
-`rules_zh`, `rules_zh_social`, `rules_events`), upgrades facts the user asked to be remembered ("remember that…",
+`extract_candidates` runs the English and Chinese rule tables (`en`, `en_social`, `en_life`, `zh`,
+`zh_social`, `events` beside this module), upgrades facts the user asked to be remembered ("remember that…",
 "记住…") to `source="explicit"`, merges facts that belong together (a new name and the old one it
 replaces, a night job and the sleep schedule it explains) and keeps one candidate per topic.
 Only the user's words are read: the assistant's message is context and never a source of facts.
@@ -12,11 +12,21 @@ import re
 from dataclasses import replace
 from datetime import date
 
-from memory import rules_en, rules_en_life, rules_en_social, rules_zh, rules_zh_social
 from memory.dates import find_dates
+from memory.learn.rules import en as rules_en
+from memory.learn.rules import en_life as rules_en_life
+from memory.learn.rules import en_social as rules_en_social
+from memory.learn.rules import zh as rules_zh
+from memory.learn.rules import zh_social as rules_zh_social
+from memory.learn.rules.common import (
+    candidate,
+    has_cjk,
+    norm_object,
+    third_person,
+    zh_clean,
+)
+from memory.learn.rules.events import chinese_events, english_events
 from memory.records import Candidate
-from memory.rules_common import candidate, has_cjk, norm_object, third_person, zh_clean
-from memory.rules_events import chinese_events, english_events
 
 EN_TABLES = (rules_en.PROFILE_RULES, rules_en.FEEDBACK_RULES, rules_en_social.PREFERENCE_RULES,
              rules_en_social.PEOPLE_RULES, rules_en_social.MOOD_RULES) + rules_en_life.EN_LIFE_TABLES

@@ -6,10 +6,10 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Callable
 
-from memory.index import line_for, ranked_for_index
+from memory.recall.index import line_for, ranked_for_index
+from memory.recall.search import Hit, Weights, search
 from memory.records import Memory
-from memory.search import Hit, Weights, search
-from memory.store import MemoryStore
+from memory.storage.store import MemoryStore
 
 TokenCounter = Callable[[str], int]
 UPCOMING_DAYS = 14
