@@ -50,8 +50,8 @@ class ChatService:
         """Save the user's message, choose memories, and build the model's messages within the context."""
         text = clean(text).strip()  # broken surrogates (argv, pasted text) cannot be tokenized
         if not text:
-            from app.errors import AppError
-            raise AppError("The message is empty; type something to send.")
+            from app.errors import UserError
+            raise UserError("invalid_input", "The message is empty; type something to send.")
         t = self.c.transcript
         session_id = session_id or t.create_session(_title(text)).id
         t.get_session(session_id)

@@ -10,7 +10,7 @@ This top level holds the shared vocabulary (records, errors, protocols). Code ou
 imports only the names a package's `__init__` lists. Never imports PySide6, `app`, `ui` or
 `models`: it declares the protocols it needs and the application plugs real implementations in.
 """
-from memory.errors import InvalidInput, NotFound, StoreError
+from memory.errors import InvalidInput, KeyWrong, NotFound, StoreError
 from memory.protocols import Completer, Embedder
 from memory.records import (
     CATEGORIES,
@@ -27,5 +27,6 @@ from memory.text import clean
 
 __all__ = [
     "CATEGORIES", "SOURCES", "STATUSES", "Candidate", "Completer", "Embedder", "HistoryEntry", "InvalidInput",
+    "KeyWrong",
     "Memory", "Message", "NotFound", "Rejection", "Session", "StoreError", "clean",
 ]

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.desktop import HistoryStep
+from app.memory_service import HistoryStep
 from memory import CATEGORIES, HistoryEntry, Memory
 from ui.i18n import tr
 

@@ -20,12 +20,11 @@ from PySide6.QtWidgets import (
 )
 
 from app.desktop import MemoryDesk
-from app.errors import USER_ERRORS
 from memory import CATEGORIES, Memory
 from memory.consolidation import ConsolidationResult
 from memory.storage import ForgetReceipt
 from ui import ask
-from ui.i18n import tr
+from ui.i18n import error_text, tr
 from ui.memory_dialogs import HistoryDialog, MemoryEditDialog
 from ui.memory_model import (
     CONTENT,
@@ -470,7 +469,7 @@ class MemoryPanel(QWidget):
         self.buttons["forget_all"].setEnabled(self.model.rowCount() > 0)
 
     def _show_error(self, exc: BaseException) -> None:
-        message = str(exc) if isinstance(exc, USER_ERRORS) else tr("Something went wrong: {error}", error=repr(exc))
+        message = error_text(exc)
         self.banner.show_note(html.escape(message), warning=True)
         self.errorShown.emit(message)
 

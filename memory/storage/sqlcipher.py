@@ -8,7 +8,7 @@ from pathlib import Path
 import sqlcipher3
 import sqlite_vec
 
-from memory.errors import StoreError
+from memory.errors import KeyWrong, StoreError
 from memory.storage.migrations import migrate
 
 DatabaseError = sqlcipher3.DatabaseError
@@ -53,7 +53,7 @@ def connect(path: Path, key: DbKey) -> "sqlcipher3.Connection":
     except DatabaseError as exc:
         conn.close()
         if existed:
-            raise StoreError(
+            raise KeyWrong(
                 f"Could not decrypt the database at {path}: the key is wrong or the file is damaged. "
                 "Nothing was changed."
             ) from exc
