@@ -6,7 +6,7 @@ import os
 import subprocess
 import sys
 import time
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 
 import pytest
 
@@ -15,9 +15,8 @@ from memory.consolidation.consolidate import (
     Gates,
     change_statement,
     consolidate,
-    describe_run,
-    recent_runs,
 )
+from memory.consolidation.log import describe_run, recent_runs
 from memory.consolidation.lock import LOCK_FILE, LockState, RunLock
 from memory.recall import index as memindex
 from memory.recall.retrieve import _is_upcoming, select
