@@ -199,7 +199,7 @@ PEOPLE_RULES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(rf"(?:跟|和)(?:我)?(?P<rel>{RELS})(?P<pred>[^，。！？,.!?]{{0,8}}?(?:{NEWS}))"), _b_news),
     (re.compile(rf"我(?:有个|有一个|有位)(?P<rel>{FAMILY})(?P<pred>[^，。！？,.!?]{{0,8}}?(?:{NEWS}|在(?:读|上|念)[{HAN}]{{1,4}}|"
                 rf"在[{HAN}]{{2,6}}(?:上班|工作|读书)))"), _b_news),
-    (re.compile(rf"(?:^|(?<=[，。！？,.!?\s]))" + NICK.replace("(?=[", "(?=(?:上周|昨天|前天|最近|前几天|突然|刚刚?|今天)?(?:{NEWS}))(?=[", 1)
+    (re.compile(r"(?:^|(?<=[，。！？,.!?\s]))" + NICK.replace("(?=[", "(?=(?:上周|昨天|前天|最近|前几天|突然|刚刚?|今天)?(?:{NEWS}))(?=[", 1)
                 .replace("{NEWS}", NEWS)), _b_subject_news),
     (re.compile(rf"(?:我)?(?:和|跟)(?P<n>(?:小|阿)[{HAN}]{{1,2}}?|[A-Z][a-z]{{1,10}})(?:已经|终于|又)?(?:在一起|和好|复合)(?:[\d一二三四五六七八九十两半]{{1,3}}(?:个月|年))?了"),
      _b_together),
