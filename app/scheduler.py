@@ -3,7 +3,7 @@
 APScheduler only decides *when*. Its job does nothing but hand the run to the database worker through
 `submit`, so consolidation never runs on the UI thread or on the scheduler's own thread, and never
 at the same time as another database write of this process. Whether a run is due is decided by the
-gates in `memory.consolidate` when the worker gets to it.
+gates in `memory.consolidation` when the worker gets to it.
 """
 from __future__ import annotations
 

@@ -17,7 +17,7 @@ CANDIDATES = 20
 
 @dataclass(frozen=True)
 class Weights:
-    """How the final score blends its parts (ARCHITECTURE.md: 0.5 / 0.2 / 0.2 / 0.1)."""
+    """How the final score blends its parts (docs/architecture.md: 0.5 / 0.2 / 0.2 / 0.1)."""
 
     relevance: float = 0.5
     importance: float = 0.2
