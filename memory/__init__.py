@@ -12,17 +12,7 @@ imports only the names a package's `__init__` lists. Never imports PySide6, `app
 """
 from memory.errors import InvalidInput, KeyWrong, NotFound, StoreError
 from memory.protocols import Completer, Embedder
-from memory.records import (
-    CATEGORIES,
-    SOURCES,
-    STATUSES,
-    Candidate,
-    HistoryEntry,
-    Memory,
-    Message,
-    Rejection,
-    Session,
-)
+from memory.records import CATEGORIES, SOURCES, STATUSES, Candidate, HistoryEntry, Memory, Message, Rejection, Session
 from memory.text import clean
 
 __all__ = [

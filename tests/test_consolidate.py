@@ -10,19 +10,14 @@ from datetime import date, datetime
 
 import pytest
 
-from memory.consolidation.consolidate import (
-    ConsolidationResult,
-    Gates,
-    change_statement,
-    consolidate,
-)
-from memory.consolidation.log import describe_run, recent_runs
+from memory.consolidation.job import ConsolidationResult, Gates, change_statement, consolidate
 from memory.consolidation.lock import LOCK_FILE, LockState, RunLock
+from memory.consolidation.log import describe_run, recent_runs
 from memory.recall import index as memindex
 from memory.recall.retrieve import _is_upcoming, select
 from memory.records import Memory
 from memory.storage.database import Database
-from memory.storage.forget import forget
+from memory.storage.forgetting import forget
 from memory.storage.sqlcipher import DbKey
 from memory.storage.store import MemoryStore, new_id
 from memory.storage.transcript import Transcript
@@ -366,7 +361,7 @@ def test_a_failed_run_gives_the_lock_back_and_keeps_the_previous_run_time(store,
 
     def boom(self):
         raise RuntimeError("disk on fire")
-    monkeypatch.setattr("memory.consolidation.consolidate._Run._merge", boom)
+    monkeypatch.setattr("memory.consolidation.job._Run._merge", boom)
     with pytest.raises(RuntimeError):
         run(store, lock)
     assert lock.state() == LockState(first, None)

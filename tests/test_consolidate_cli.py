@@ -17,7 +17,7 @@ from app.clock import Clock
 from app.companion import Companion
 from app.jobs import PriorityWorker
 from app.scheduler import ConsolidationScheduler, lock_for
-from memory.consolidation.consolidate import ConsolidationResult
+from memory.consolidation.job import ConsolidationResult
 from memory.consolidation.lock import RunLock
 from memory.records import Memory
 from memory.storage.database import Database

@@ -14,7 +14,7 @@ from app.clock import Clock
 from app.companion import Companion
 from app.keys import SERVICE, obtain_key
 from memory.errors import StoreError
-from memory.recall.search import search
+from memory.recall.hybrid import search
 from memory.records import Memory
 from memory.storage.sqlcipher import DbKey, connect
 from memory.storage.store import new_id

@@ -12,11 +12,11 @@ import pytest
 
 from app.clock import Clock
 from app.companion import Companion
-from memory.consolidation.consolidate import consolidate
+from memory.consolidation.job import consolidate
 from memory.consolidation.lock import LOCK_FILE, RunLock
 from memory.recall.index import rebuild
 from memory.records import Memory
-from memory.storage.forget import forget
+from memory.storage.forgetting import forget
 from memory.storage.sqlcipher import connect
 from memory.storage.store import new_id
 from tests.support.sqlcipher_pages import plaintext, table_text

@@ -23,7 +23,7 @@ from app.companion import Companion
 from app.errors import user_error
 from app.settings import Settings
 from memory.learn.pipeline import MemoryPipeline
-from memory.recall.search import search
+from memory.recall.hybrid import search
 from memory.records import Memory
 from memory.storage import repair
 from memory.storage.store import new_id

@@ -179,6 +179,26 @@ def test_memory_is_in_folders_by_responsibility():
     assert loose == ["__init__.py", "dates.py", "errors.py", "protocols.py", "records.py", "text.py"]
 
 
+def hidden_modules(root: Path = ROOT) -> list[str]:
+    """Names a memory package's __init__ binds to something other than its submodule of that name: then
+    `import memory.x.y as m` gives that thing instead of the module (a trap for monkeypatching tests)."""
+    wrong = []
+    for init in sorted((root / "memory").rglob("__init__.py")):
+        package = _module_name(init, root)
+        for node in ast.parse(init.read_text(encoding="utf-8")).body:
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            for alias in node.names:
+                name = alias.asname or alias.name
+                if _is_module(f"{package}.{name}", root) and f"{node.module}.{alias.name}" != f"{package}.{name}":
+                    wrong.append(f"{package}.{name}")
+    return wrong
+
+
+def test_no_public_name_hides_a_module_of_the_same_name():
+    assert hidden_modules() == []
+
+
 def _tree(tmp_path: Path, files: dict[str, str]) -> Path:
     for name, text in files.items():
         path = tmp_path / name
@@ -203,6 +223,14 @@ def test_the_circle_check_ignores_imports_for_type_checking_only(tmp_path):
         "app/b.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from app.a import x\n",
     })
     assert circles(import_graph(root)) == []
+
+
+def test_the_hidden_module_check_finds_a_function_named_like_its_module(tmp_path):
+    root = _tree(tmp_path, {
+        "memory/__init__.py": "", "memory/recall/search.py": "def search(): ...\n",
+        "memory/recall/__init__.py": "from memory.recall.search import search\n",
+    })
+    assert hidden_modules(root) == ["memory.recall.search"]
 
 
 def test_the_surface_check_finds_a_reach_into_a_memory_module(tmp_path):

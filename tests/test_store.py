@@ -8,7 +8,7 @@ import pytest
 from app.clock import Clock
 from app.companion import Companion
 from memory.errors import InvalidInput, NotFound
-from memory.recall.search import search
+from memory.recall.hybrid import search
 from memory.records import Memory
 from memory.storage import vectors
 from memory.storage.store import new_id

@@ -4,11 +4,7 @@ from __future__ import annotations
 import json
 import logging
 
-from memory.learn.prompts import (
-    EXTRACTION_SCHEMA,
-    EXTRACTION_SYSTEM,
-    extraction_user_prompt,
-)
+from memory.learn.prompts import EXTRACTION_SCHEMA, EXTRACTION_SYSTEM, extraction_user_prompt
 from memory.protocols import Completer
 from memory.records import CATEGORIES, Candidate, Memory
 

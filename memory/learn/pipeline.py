@@ -10,7 +10,7 @@ from memory.learn.guard import instruction_reason, unfinished_reason
 from memory.learn.rules.candidates import extract_candidates
 from memory.learn.validate import validate
 from memory.protocols import Completer
-from memory.recall.search import search
+from memory.recall.hybrid import search
 from memory.records import Candidate, Memory, Rejection
 from memory.storage.store import MemoryStore
 from memory.text import clean

@@ -11,10 +11,7 @@ from dataclasses import dataclass
 
 from memory.records import Memory
 from memory.storage.store import MemoryStore
-from memory.storage.vectors import (  # the one pair of key/value helpers for the meta table
-    _meta,
-    _set_meta,
-)
+from memory.storage.vectors import _meta, _set_meta  # the one pair of key/value helpers for the meta table
 
 MAX_LINES = 200
 MAX_BYTES = 25_000

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Callable
 
+from memory.recall.hybrid import Hit, Weights, search
 from memory.recall.index import line_for, ranked_for_index
-from memory.recall.search import Hit, Weights, search
 from memory.records import Memory
 from memory.storage.store import MemoryStore
 

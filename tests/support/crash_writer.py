@@ -22,7 +22,7 @@ from pathlib import Path
 from app.clock import Clock
 from app.companion import Companion
 from app.portability import import_memories
-from memory.consolidation.consolidate import consolidate
+from memory.consolidation.job import consolidate
 from memory.consolidation.lock import LOCK_FILE, RunLock
 from memory.records import Memory
 from memory.storage.store import new_id

@@ -18,13 +18,7 @@ from memory.learn.rules import en_life as rules_en_life
 from memory.learn.rules import en_social as rules_en_social
 from memory.learn.rules import zh as rules_zh
 from memory.learn.rules import zh_social as rules_zh_social
-from memory.learn.rules.common import (
-    candidate,
-    has_cjk,
-    norm_object,
-    third_person,
-    zh_clean,
-)
+from memory.learn.rules.common import candidate, has_cjk, norm_object, third_person, zh_clean
 from memory.learn.rules.events import chinese_events, english_events
 from memory.records import Candidate
 

@@ -9,14 +9,7 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from memory.learn.rules.common import (
-    activity_key,
-    candidate,
-    drop_fillers,
-    norm_object,
-    quote_for,
-    third_person,
-)
+from memory.learn.rules.common import activity_key, candidate, drop_fillers, norm_object, quote_for, third_person
 from memory.records import Candidate
 
 Builder = Callable[[re.Match, str], "Candidate | None"]

@@ -10,25 +10,8 @@ import re
 from datetime import date
 
 from memory.dates import find_dates
-from memory.learn.rules.common import (
-    ACTIVITIES,
-    activity_key,
-    candidate,
-    drop_fillers,
-    norm_object,
-    third_person,
-)
-from memory.learn.rules.en import (
-    OBJ,
-    PETS,
-    RELATIONS,
-    Builder,
-    I,
-    _ok_obj,
-    _q,
-    loosen_apostrophes,
-    loosen_table,
-)
+from memory.learn.rules.common import ACTIVITIES, activity_key, candidate, drop_fillers, norm_object, third_person
+from memory.learn.rules.en import OBJ, PETS, RELATIONS, Builder, I, _ok_obj, _q, loosen_apostrophes, loosen_table
 from memory.learn.rules.en_social import NOT_NAMES, _predicate
 from memory.learn.rules.events import EVENT_EN
 from memory.records import Candidate

@@ -4,19 +4,7 @@ from __future__ import annotations
 import re
 
 from memory.learn.rules.common import candidate, drop_fillers, norm_object, third_person
-from memory.learn.rules.en import (
-    ADV,
-    JOBS,
-    MOODS,
-    OBJ,
-    PETS,
-    RELATIONS,
-    Builder,
-    I,
-    _ok_obj,
-    _q,
-    loosen_table,
-)
+from memory.learn.rules.en import ADV, JOBS, MOODS, OBJ, PETS, RELATIONS, Builder, I, _ok_obj, _q, loosen_table
 from memory.records import Candidate
 
 # ---------------------------------------------------------------- likes and dislikes

@@ -10,15 +10,7 @@ from datetime import date
 
 from memory.dates import DateMention, find_dates
 from memory.learn.rules import zh as rules_zh
-from memory.learn.rules.common import (
-    Span,
-    candidate,
-    clauses,
-    norm_object,
-    sentences,
-    third_person,
-    zh_clean,
-)
+from memory.learn.rules.common import Span, candidate, clauses, norm_object, sentences, third_person, zh_clean
 from memory.records import Candidate
 
 I = re.IGNORECASE

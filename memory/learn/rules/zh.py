@@ -14,14 +14,7 @@ from typing import Callable
 import rjieba
 
 from memory.dates import find_dates
-from memory.learn.rules.common import (
-    candidate,
-    clause_at,
-    norm_object,
-    quote_for,
-    sentences,
-    zh_clean,
-)
+from memory.learn.rules.common import candidate, clause_at, norm_object, quote_for, sentences, zh_clean
 from memory.records import Candidate
 
 Builder = Callable[[re.Match, str], "Candidate | None"]

@@ -7,24 +7,8 @@ from __future__ import annotations
 
 import re
 
-from memory.learn.rules.common import (
-    candidate,
-    clause_at,
-    clauses,
-    quote_for,
-    sentences,
-)
-from memory.learn.rules.zh import (
-    BAD_NAME,
-    HAN,
-    JOB_SUFFIX,
-    NAME,
-    PETS,
-    RELS,
-    SURNAMES,
-    Builder,
-    _q,
-)
+from memory.learn.rules.common import candidate, clause_at, clauses, quote_for, sentences
+from memory.learn.rules.zh import BAD_NAME, HAN, JOB_SUFFIX, NAME, PETS, RELS, SURNAMES, Builder, _q
 from memory.learn.rules.zh import zh_note as zh_clean  # zh_clean without "妹妹妹"
 from memory.records import Candidate
 

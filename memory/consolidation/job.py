@@ -21,7 +21,7 @@ from memory.dates import absolutize
 from memory.errors import NotFound
 from memory.recall.index import rebuild, warning
 from memory.records import SOURCES, Memory
-from memory.storage.forget import forget
+from memory.storage.forgetting import forget
 from memory.storage.store import MAX_CONTENT, MemoryStore
 from memory.storage.vectors import _set_meta
 from memory.text import STOPWORDS, has_cjk, has_negation, tokens
