@@ -16,14 +16,7 @@ import keyring
 import keyring.errors
 
 from app.errors import UserError
-from app.keys import (
-    SERVICE,
-    KeyChoice,
-    _account,
-    keyring_available,
-    new_raw_key,
-    store_new_key,
-)
+from app.keys import SERVICE, KeyChoice, _account, keyring_available, new_raw_key, store_new_key
 from memory import Embedder, StoreError
 from memory.storage import (
     Consistency,

@@ -18,14 +18,7 @@ from apscheduler.triggers.date import DateTrigger
 
 from app.companion import Companion
 from app.settings import Settings
-from memory.consolidation import (
-    LOCK_FILE,
-    ConsolidationResult,
-    Gates,
-    Progress,
-    RunLock,
-    consolidate,
-)
+from memory.consolidation import LOCK_FILE, ConsolidationResult, Gates, Progress, RunLock, consolidate
 
 log = logging.getLogger(__name__)
 STARTUP_DELAY_SECONDS = 120.0

@@ -26,13 +26,7 @@ from memory.storage import ForgetReceipt
 from ui import ask
 from ui.i18n import error_text, tr
 from ui.memory_dialogs import HistoryDialog, MemoryEditDialog
-from ui.memory_model import (
-    CONTENT,
-    FIELDS,
-    ID_ROLE,
-    MemoryFilterProxy,
-    MemoryTableModel,
-)
+from ui.memory_model import CONTENT, FIELDS, ID_ROLE, MemoryFilterProxy, MemoryTableModel
 from ui.style import icon
 from ui.workers import QtWorker
 

@@ -12,13 +12,7 @@ from pathlib import Path
 
 from app.cli.common import line, opened, print_json
 from app.errors import UserError
-from app.memory_service import (
-    MemoryService,
-    check_addable,
-    check_k,
-    consolidation_skipped,
-    edit_changes,
-)
+from app.memory_service import MemoryService, check_addable, check_k, consolidation_skipped, edit_changes
 from app.portability import read_import
 from memory import CATEGORIES
 from memory.consolidation import ConsolidationResult, describe_change
