@@ -4,20 +4,8 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import QDate, Qt
-from PySide6.QtWidgets import (
-    QCheckBox,
-    QComboBox,
-    QDateEdit,
-    QDialog,
-    QDialogButtonBox,
-    QFormLayout,
-    QLabel,
-    QPlainTextEdit,
-    QSlider,
-    QTextBrowser,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDateEdit, QDialog, QDialogButtonBox, QFormLayout, QLabel,
+                               QPlainTextEdit, QSlider, QTextBrowser, QVBoxLayout, QWidget)
 
 from app.memory_service import HistoryStep
 from memory import CATEGORIES, HistoryEntry, Memory

@@ -3,15 +3,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from PySide6.QtCore import (
-    QAbstractTableModel,
-    QModelIndex,
-    QObject,
-    QPersistentModelIndex,
-    QSortFilterProxyModel,
-    Qt,
-    Signal,
-)
+from PySide6.QtCore import (QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, QSortFilterProxyModel,
+                            Qt, Signal)
 from PySide6.QtGui import QBrush, QColor
 
 from memory import Memory
