@@ -7,11 +7,9 @@ from typing import Callable, Iterator
 
 from app.companion import Companion
 from assets import system_prompt
-from memory.inject import memory_block
-from memory.pipeline import ExtractionResult
-from memory.records import Memory, Message
-from memory.retrieve import background, select
-from memory.text import clean
+from memory import Memory, Message, clean
+from memory.learn import ExtractionResult
+from memory.recall import background, memory_block, select
 
 RECALL = re.compile(
     r"(last time|previous(ly)? (chat|conversation|session)|what did (we|i) (talk|say|chat)|remind me what we|"
@@ -52,8 +50,8 @@ class ChatService:
         """Save the user's message, choose memories, and build the model's messages within the context."""
         text = clean(text).strip()  # broken surrogates (argv, pasted text) cannot be tokenized
         if not text:
-            from app.errors import AppError
-            raise AppError("The message is empty; type something to send.")
+            from app.errors import UserError
+            raise UserError("invalid_input", "The message is empty; type something to send.")
         t = self.c.transcript
         session_id = session_id or t.create_session(_title(text)).id
         t.get_session(session_id)

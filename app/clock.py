@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from app.errors import AppError
+from app.errors import UserError
 
 
 class Clock:
@@ -20,7 +20,7 @@ class Clock:
         try:
             return cls(date.fromisoformat(text.strip()))
         except ValueError:
-            raise AppError(f"--today must be a date like 2026-11-29, not {text!r}.") from None
+            raise UserError("invalid_input", f"--today must be a date like 2026-11-29, not {text!r}.") from None
 
     def now(self) -> datetime:
         """The current local time (naive), on the fixed day if one is set."""

@@ -11,11 +11,9 @@ from app.clock import Clock
 from app.keys import KeyChoice, obtain_key
 from app.maintenance import check_at_startup, open_database
 from app.settings import Settings
-from memory.pipeline import MemoryPipeline, Thresholds
-from memory.retrieve import RetrievalSettings
-from memory.search import Weights
-from memory.store import MemoryStore
-from memory.transcript import Transcript
+from memory.learn import MemoryPipeline, Thresholds
+from memory.recall import RetrievalSettings, Weights
+from memory.storage import MemoryStore, Transcript
 from models.chat import ChatModel
 from models.embedder import FastEmbedEmbedder
 from models.resolve import ResolvedFile, resolve_chat_model, resolve_embedding_model

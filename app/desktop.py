@@ -2,23 +2,20 @@
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Sequence
 
 from app.clock import Clock
 from app.companion import Companion
-from app.errors import AppError
+from app.errors import UserError
 from app.keys import obtain_key
-from app.portability import export_json, export_markdown, import_memories, read_import
-from app.scheduler import consolidate_profile
+from app.memory_service import HistoryStep, MemoryService
 from app.settings import Settings
-from memory.consolidate import ConsolidationResult
-from memory.errors import NotFound, StoreError
-from memory.forget import ForgetReceipt, forget, forget_all
-from memory.guard import instruction_reason
-from memory.records import HistoryEntry, Memory, Message, Session
-from memory.search import search
+from memory import KeyWrong, Memory, Message, Session
+from memory.consolidation import ConsolidationResult
+from memory.storage import ForgetReceipt
+from models.errors import ModelError
 from models.resolve import check_gguf
 
 PANEL_SEARCH_K = 50
@@ -26,8 +23,11 @@ PANEL_SEARCH_K = 50
 MODEL_SETTINGS = ("chat_model", "n_ctx", "n_threads")
 
 
-class KeyNeeded(AppError):
+class KeyNeeded(UserError):
     """The database key could not be found by itself; the user must choose a passphrase (the message says why)."""
+
+    def __init__(self, message: str):
+        super().__init__("key_needed", message)
 
 
 class SerializedEmbedder:
@@ -56,12 +56,12 @@ def open_companion(home: Path, clock: Clock, model_override: str | None = None,
     """Open the profile, ready for two threads; KeyNeeded when a passphrase is needed or the one given is wrong."""
     try:
         obtain_key(home / "companion.db", passphrase)
-    except AppError as exc:
-        raise KeyNeeded(str(exc)) from exc
+    except UserError as exc:
+        raise KeyNeeded(exc.message) from exc
     try:
         companion = Companion(home, clock, model_override=model_override, passphrase=passphrase)
-    except StoreError as exc:
-        if passphrase and "key is wrong" in str(exc):
+    except KeyWrong as exc:
+        if passphrase:
             raise KeyNeeded("That passphrase does not open your memories. Try again.") from exc
         raise
     companion.embedder = companion.store.embedder = SerializedEmbedder(companion.embedder)
@@ -71,7 +71,6 @@ def open_companion(home: Path, clock: Clock, model_override: str | None = None,
 
 def check_model_file(path: str) -> str:
     """'' if path is a usable GGUF, else the sentence that says what is wrong with it."""
-    from models.errors import ModelError
     try:
         check_gguf(Path(path).expanduser())
     except ModelError as exc:
@@ -89,56 +88,41 @@ def apply_settings(companion: Companion, changed: Settings) -> bool:
     return reload
 
 
-@dataclass
-class HistoryStep:
-    """One memory of a supersede chain with the changes recorded on it."""
-
-    memory: Memory
-    entries: list[HistoryEntry]
-
-
 class MemoryDesk:
-    """What the memory panel and the session list do, each verb one short database job."""
+    """What the memory panel and the session list do, each verb one short database job.
+
+    The memory verbs are `MemoryService`'s, the same the CLI uses, shaped for the panel.
+    """
 
     def __init__(self, companion: Companion):
         self.c = companion
+        self.service = MemoryService(companion)
 
     # -- memories ------------------------------------------------------------------------------
     def all_memories(self) -> list[Memory]:
         """Every memory, whatever its status, oldest first."""
-        return self.c.store.list(status="all")
+        return self.service.memories(status="all")
 
     def memories_by_id(self, ids: list[str]) -> dict[str, Memory]:
         """The memories that still exist among these ids."""
-        found = {}
-        for memory_id in dict.fromkeys(ids):
-            try:
-                found[memory_id] = self.c.store.get(memory_id)
-            except NotFound:
-                pass
-        return found
+        return self.service.by_ids(ids)
 
     def search(self, query: str, k: int = PANEL_SEARCH_K) -> list[tuple[str, float]]:
         """(id, score) of the best matches of the chat's hybrid search, over every status."""
-        hits = search(self.c.store, query, k, weights=self.c.retrieval_settings().weights,
-                      statuses=("active", "superseded", "expired"))
+        hits = self.service.search(query, k, weights=self.c.retrieval_settings().weights, every_status=True)
         return [(h.memory.id, h.score) for h in hits]
 
     def edit(self, memory_id: str, **changes) -> Memory:
-        """Change a memory as the user asked; instruction-like text is refused like in chat."""
-        if "content" in changes:
-            reason = instruction_reason(changes["content"])
-            if reason:
-                raise AppError(f"Not saved: that reads as an {reason}, and Companion only remembers facts about you.")
-        return self.c.store.update(memory_id, reason="edited by the user", **changes)
+        """Change a memory as the user asked; instruction-like text is refused like everywhere else."""
+        return self.service.edit(memory_id, **changes)
 
     def forget(self, memory_ids: list[str]) -> ForgetReceipt:
         """Forget these memories everywhere and return the receipt."""
-        return forget(self.c.store, list(dict.fromkeys(memory_ids)))
+        return self.service.forget(memory_ids)
 
     def forget_everything(self) -> ForgetReceipt:
         """Forget every memory."""
-        return forget_all(self.c.store)
+        return self.service.forget_all()
 
     def forget_with_titles(self, memory_ids: list[str] | None) -> tuple[ForgetReceipt, dict[str, str]]:
         """Forget these memories (None: all of them); also the titles of the sessions that still mention them."""
@@ -148,36 +132,19 @@ class MemoryDesk:
 
     def history(self, memory_id: str) -> list[HistoryStep]:
         """The supersede chain through this memory, oldest first, each with its recorded changes."""
-        everything = {m.id: m for m in self.all_memories()}
-        if memory_id not in everything:
-            raise NotFound(f"No memory has the id {memory_id!r}.")
-        replaced_by = {m.superseded_by: m.id for m in everything.values() if m.superseded_by}
-        first, seen = memory_id, {memory_id}
-        while first in replaced_by and replaced_by[first] not in seen:
-            first = replaced_by[first]
-            seen.add(first)
-        chain, current = [], first
-        while current in everything and current not in {s.memory.id for s in chain}:
-            chain.append(HistoryStep(everything[current], self.c.store.history(current)))
-            current = everything[current].superseded_by
-        return chain
+        return self.service.history_chain(memory_id)
 
     def tidy_up(self) -> ConsolidationResult:
         """Consolidate now, whatever the daily gates say (the lock is still honoured)."""
-        return consolidate_profile(self.c, force=True)
+        return self.service.consolidate(force=True)
 
     def export(self, path: Path, fmt: str) -> int:
         """Write every memory to path as 'json' or 'md'; returns how many were written."""
-        text = export_json(self.c.store) if fmt == "json" else export_markdown(self.c.store)
-        try:
-            Path(path).write_text(text + "\n", encoding="utf-8")
-        except OSError as exc:
-            raise AppError(f"Cannot write {path}: {exc.strerror}.") from exc
-        return len(self.all_memories())
+        return self.service.export(path, fmt)
 
     def import_file(self, path: Path) -> tuple[list[Memory], list[tuple[str, str]]]:
         """Import an export file: (imported, [(content, why skipped)])."""
-        return import_memories(self.c.store, read_import(Path(path)))
+        return self.service.import_file(path)
 
     # -- sessions ------------------------------------------------------------------------------
     def sessions(self) -> list[Session]:

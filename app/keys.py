@@ -10,8 +10,8 @@ import keyring
 import keyring.errors
 from keyring.backends import fail
 
-from app.errors import AppError
-from memory.db import DbKey
+from app.errors import UserError
+from memory.storage import DbKey
 
 SERVICE = "Companion"
 ENV_KEY = "COMPANION_DB_KEY"
@@ -56,7 +56,7 @@ def obtain_key(db_path: Path, passphrase: str | None = None) -> KeyChoice:
     if env:
         return KeyChoice(DbKey(env, "passphrase"), "environment")
     if not keyring_available():
-        raise AppError(NO_KEYRING)
+        raise UserError("keyring", NO_KEYRING)
     return KeyChoice(_keyring_key(db_path), "keyring")
 
 
@@ -67,20 +67,22 @@ def _keyring_key(db_path: Path) -> DbKey:
         if secret:
             return DbKey(secret, "raw")
         if db_path.exists() and db_path.stat().st_size > 0:
-            raise AppError(
+            raise UserError(
+                "keyring",
                 f"The key for {db_path} is not in your system keyring, so the database cannot be opened. "
                 "If you set it up with a passphrase, start Companion with COMPANION_DB_KEY set to it."
             )
         secret = secrets.token_hex(32)
         keyring.set_password(SERVICE, account, secret)
         if keyring.get_password(SERVICE, account) != secret:
-            raise AppError("The system keyring did not keep the new database key; Companion will not start "
-                           "without a key it can read back.")
+            raise UserError("keyring", "The system keyring did not keep the new database key; Companion will "
+                            "not start without a key it can read back.")
         return DbKey(secret, "raw")
     except keyring.errors.KeyringLocked as exc:
-        raise AppError("Your system keyring is locked. Unlock it (log in to your desktop session) and try again.") from exc
+        raise UserError("keyring", "Your system keyring is locked. Unlock it (log in to your desktop session) "
+                        "and try again.") from exc
     except keyring.errors.KeyringError as exc:
-        raise AppError(f"The system keyring refused the request ({exc}). {NO_KEYRING}") from exc
+        raise UserError("keyring", f"The system keyring refused the request ({exc}). {NO_KEYRING}") from exc
 
 
 def store_new_key(db_path: Path, key: DbKey) -> None:

@@ -7,10 +7,7 @@ keyring learned the key, the next start finds the pending key, opens with it and
 """
 from __future__ import annotations
 
-import getpass
 import logging
-import os
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -18,14 +15,21 @@ from typing import TYPE_CHECKING
 import keyring
 import keyring.errors
 
-from app.errors import AppError
+from app.errors import UserError
 from app.keys import SERVICE, KeyChoice, _account, keyring_available, new_raw_key, store_new_key
-from memory import repair, vectors
-from memory.database import Database
-from memory.db import DatabaseError, DbKey, OperationalError, checkpoint, connect
-from memory.errors import StoreError
-from memory.protocols import Embedder
-from memory.vectors import ProgressFn
+from memory import Embedder, StoreError
+from memory.storage import (
+    Consistency,
+    Database,
+    DatabaseError,
+    DbKey,
+    OperationalError,
+    ProgressFn,
+    checkpoint,
+    connect,
+    ensure_model,
+    repair_index,
+)
 
 if TYPE_CHECKING:
     from app.companion import Companion
@@ -39,8 +43,8 @@ def _pending_account(db_path: Path) -> str:
     return f"database-key-pending:{db_path.resolve()}"
 
 
-def _damaged(db_path: Path, exc: Exception) -> StoreError:
-    return StoreError(f"The database at {db_path} is damaged ({exc}). Nothing was changed; restore it from a "
+def _damaged(db_path: Path, exc: Exception) -> UserError:
+    return UserError("db_damaged", f"The database at {db_path} is damaged ({exc}). Nothing was changed; restore it from a "
                       "backup, or move it away to start with an empty memory.")
 
 
@@ -80,15 +84,15 @@ def _other_keys(db_path: Path, choice: KeyChoice) -> list[tuple[DbKey, str]]:
     return out
 
 
-def check_at_startup(db: Database, embedder: Embedder, progress: ProgressFn | None = None) -> repair.Consistency:
+def check_at_startup(db: Database, embedder: Embedder, progress: ProgressFn | None = None) -> Consistency:
     """Vectors of the current embedding model; memories, full-text index and vectors agree row for row.
 
     A model change re-embeds everything; whatever disagrees is re-indexed and logged in one line. A page
     that cannot be read on the way is a damaged file: refused with one sentence, nothing written.
     """
     try:
-        reembedded = vectors.ensure_model(db.conn, embedder, progress)
-        found = repair.repair(db, embedder)
+        reembedded = ensure_model(db.conn, embedder, progress)
+        found = repair_index(db, embedder)
     except DatabaseError as exc:
         if isinstance(exc, OperationalError):  # locked, disk full: not damage
             raise
@@ -158,7 +162,7 @@ def rotate_key(companion: Companion, new_passphrase: str | None = None) -> KeyCh
             checkpoint(db.conn)
         if new.source == "keyring":
             _forget_pending(db.path)
-        raise AppError(f"The key change did not check out ({exc}); the database keeps its old key.") from exc
+        raise UserError("key_change_failed", f"The key change did not check out ({exc}); the database keeps its old key.") from exc
     if new.source == "keyring":
         store_new_key(db.path, new.key)
         _forget_pending(db.path)
@@ -171,10 +175,10 @@ def rotate_key(companion: Companion, new_passphrase: str | None = None) -> KeyCh
 def _new_choice(new_passphrase: str | None) -> KeyChoice:
     if new_passphrase is not None:
         if len(new_passphrase.strip()) < MIN_PASSPHRASE:
-            raise AppError(f"The new passphrase must have at least {MIN_PASSPHRASE} characters.")
+            raise UserError("invalid_input", f"The new passphrase must have at least {MIN_PASSPHRASE} characters.")
         return KeyChoice(DbKey(new_passphrase, "passphrase"), "passphrase")
     if not keyring_available():
-        raise AppError("No system keyring is available to keep a new random key; use --passphrase to re-key "
+        raise UserError("keyring", "No system keyring is available to keep a new random key; use --passphrase to re-key "
                        f"with a passphrase of your choice ({NEW_KEY_ENV}).")
     return KeyChoice(new_raw_key(), "keyring")
 
@@ -183,11 +187,11 @@ def _park(db_path: Path, key: DbKey) -> None:
     try:
         keyring.set_password(SERVICE, _pending_account(db_path), key.secret)
         if keyring.get_password(SERVICE, _pending_account(db_path)) != key.secret:
-            raise AppError("The system keyring did not keep the new key; the database keeps its old key.")
+            raise UserError("keyring", "The system keyring did not keep the new key; the database keeps its old key.")
     except keyring.errors.KeyringLocked as exc:
-        raise AppError("Your system keyring is locked. Unlock it and try again; nothing was changed.") from exc
+        raise UserError("keyring", "Your system keyring is locked. Unlock it and try again; nothing was changed.") from exc
     except keyring.errors.KeyringError as exc:
-        raise AppError(f"The system keyring refused the new key ({exc}); nothing was changed.") from exc
+        raise UserError("keyring", f"The system keyring refused the new key ({exc}); nothing was changed.") from exc
 
 
 def _drop_keyring_key(db_path: Path) -> None:
@@ -212,29 +216,3 @@ def _reopen_counts(db_path: Path, key: DbKey) -> tuple[int, int]:
         return _counts(conn)
     finally:
         conn.close()
-
-
-# -- command line (the parser is in app/cli.py, which stays light to import) ---------------------
-def key_rotate(args, home, clock) -> int:
-    """Re-key the profile's database and say where the new key lives."""
-    from app.commands import opened
-    new_passphrase = _read_new_passphrase() if args.passphrase else None
-    with opened(args, home, clock) as c:
-        change = rotate_key(c, new_passphrase)
-    print(change.describe())
-    return 0
-
-
-def _read_new_passphrase() -> str:
-    given = os.environ.get(NEW_KEY_ENV)
-    if given:
-        return given
-    if not sys.stdin.isatty():
-        raise AppError(f"Set {NEW_KEY_ENV} to the new passphrase (no terminal to type it in).")
-    first = getpass.getpass("New passphrase: ")
-    if getpass.getpass("Again: ") != first:
-        raise AppError("The two passphrases differ; nothing was changed.")
-    return first
-
-
-COMMANDS = {("key", "rotate"): key_rotate}

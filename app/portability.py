@@ -7,11 +7,10 @@ from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
-from app.errors import AppError
-from memory.errors import InvalidInput
-from memory.guard import instruction_reason
-from memory.records import CATEGORIES, Memory
-from memory.store import MemoryStore, new_id
+from app.errors import UserError
+from memory import CATEGORIES, InvalidInput, Memory
+from memory.learn import instruction_reason
+from memory.storage import MemoryStore, new_id
 
 FORMAT = "companion-memories"
 VERSION = 1
@@ -45,27 +44,27 @@ def export_markdown(store: MemoryStore) -> str:
 
 
 def read_import(path: Path) -> list[dict]:
-    """The memory dicts of an export file, or AppError saying what is wrong with it."""
+    """The memory dicts of an export file, or UserError saying what is wrong with it."""
     try:
         size = path.stat().st_size
     except OSError as exc:
-        raise AppError(f"Cannot read {path}: {exc.strerror}.") from exc
+        raise UserError("file_unreadable", f"Cannot read {path}: {exc.strerror}.") from exc
     if size > MAX_IMPORT_BYTES:
-        raise AppError(f"{path} is {size // (1024 * 1024)} MB; imports are limited to 50 MB.")
+        raise UserError("file_unreadable", f"{path} is {size // (1024 * 1024)} MB; imports are limited to 50 MB.")
     try:
         data = json.loads(path.read_text(encoding="utf-8-sig"))  # -sig: a byte-order mark is fine
     except UnicodeDecodeError as exc:
-        raise AppError(f"{path} is not UTF-8 text, so it is not a Companion export.") from exc
+        raise UserError("file_unreadable", f"{path} is not UTF-8 text, so it is not a Companion export.") from exc
     except ValueError as exc:
-        raise AppError(f"{path} is not valid JSON ({exc}).") from exc
+        raise UserError("file_unreadable", f"{path} is not valid JSON ({exc}).") from exc
     except RecursionError as exc:
-        raise AppError(f"{path} is nested too deeply to be a Companion export.") from exc
+        raise UserError("file_unreadable", f"{path} is nested too deeply to be a Companion export.") from exc
     except OSError as exc:  # a folder, a file that vanished, no permission
-        raise AppError(f"Cannot read {path}: {exc.strerror or exc}.") from exc
+        raise UserError("file_unreadable", f"Cannot read {path}: {exc.strerror or exc}.") from exc
     if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("memories"), list):
-        raise AppError(f"{path} is not a Companion memory export (expected format \"{FORMAT}\").")
+        raise UserError("file_unreadable", f"{path} is not a Companion memory export (expected format \"{FORMAT}\").")
     if data.get("version") != VERSION:
-        raise AppError(f"{path} has export version {data.get('version')!r}; this Companion reads version {VERSION}.")
+        raise UserError("file_unreadable", f"{path} has export version {data.get('version')!r}; this Companion reads version {VERSION}.")
     return [m for m in data["memories"] if isinstance(m, dict)]
 
 

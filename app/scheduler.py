@@ -3,7 +3,7 @@
 APScheduler only decides *when*. Its job does nothing but hand the run to the database worker through
 `submit`, so consolidation never runs on the UI thread or on the scheduler's own thread, and never
 at the same time as another database write of this process. Whether a run is due is decided by the
-gates in `memory.consolidate` when the worker gets to it.
+gates in `memory.consolidation` when the worker gets to it.
 """
 from __future__ import annotations
 
@@ -18,8 +18,7 @@ from apscheduler.triggers.date import DateTrigger
 
 from app.companion import Companion
 from app.settings import Settings
-from memory.consolidate import ConsolidationResult, Gates, Progress, consolidate
-from memory.lock import LOCK_FILE, RunLock
+from memory.consolidation import LOCK_FILE, ConsolidationResult, Gates, Progress, RunLock, consolidate
 
 log = logging.getLogger(__name__)
 STARTUP_DELAY_SECONDS = 120.0

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import platformdirs
 
-from app.errors import AppError
+from app.errors import UserError
 
 SETTINGS_FILE = "settings.json"
 
@@ -48,7 +48,7 @@ class Settings:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
-            raise AppError(f"The settings file {path} is damaged ({exc}); fix or delete it.") from exc
+            raise UserError("settings_damaged", f"The settings file {path} is damaged ({exc}); fix or delete it.") from exc
         known = {f.name: f for f in fields(cls)}
         base = cls()
         kept = {}
@@ -73,5 +73,5 @@ def resolve_home(explicit: str | None) -> Path:
     try:
         home.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise AppError(f"Cannot use {home} as the data folder: {exc.strerror}.") from exc
+        raise UserError("store_unusable", f"Cannot use {home} as the data folder: {exc.strerror}.") from exc
     return home.resolve()

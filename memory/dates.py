@@ -359,7 +359,7 @@ def _zh_weekend(m: re.Match, today: date, text: str) -> _Result | None:
     return (_weekend(today, _ZH_REL[m["rel"] or "这"]), True, "weekend") if ok else None
 
 
-@_rule(rf"(?P<rel>上上|上)个?(?P<unit>月|周|星期|礼拜)")
+@_rule(r"(?P<rel>上上|上)个?(?P<unit>月|周|星期|礼拜)")
 def _zh_last_span(m: re.Match, today: date, text: str) -> _Result | None:
     n = _ZH_REL[m["rel"]]
     d = _add_months(today, n) if m["unit"] == "月" else today + timedelta(weeks=n)

@@ -44,7 +44,7 @@ class Memory:
     )
 
     def to_json(self) -> dict[str, Any]:
-        """The stable JSON shape of ARCHITECTURE.md (extra provenance fields excluded)."""
+        """The stable JSON shape of docs/architecture.md (extra provenance fields excluded)."""
         return {k: getattr(self, k) for k in self.JSON_FIELDS}
 
 

@@ -4,3 +4,5 @@ from __future__ import annotations
 
 class ModelError(Exception):
     """A model that cannot be used, as one plain sentence saying what is wrong and what to do."""
+
+    code = "model_unusable"

@@ -4,7 +4,7 @@
   .venv/bin/python scripts/bench_search.py [--queries 50]
 
 Builds throw-away encrypted stores in a temp dir with the bundled embedding model, fills them with
-generated memories (English and Chinese), and times `memory.search.search` with a precomputed query
+generated memories (English and Chinese), and times `memory.recall.hybrid` with a precomputed query
 vector (search only) and the embedding of the query on its own. Prints medians and ratios, and at 10k
 the app's page cache against SQLite's default, interleaved on two connections to one file.
 """
@@ -21,12 +21,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from memory import vectors  # noqa: E402
-from memory.database import Database  # noqa: E402
-from memory.db import PAGE_CACHE_KIB, DbKey  # noqa: E402
+from memory.recall.hybrid import search  # noqa: E402
 from memory.records import Memory  # noqa: E402
-from memory.search import search  # noqa: E402
-from memory.store import MemoryStore, new_id  # noqa: E402
+from memory.storage import vectors  # noqa: E402
+from memory.storage.database import Database  # noqa: E402
+from memory.storage.sqlcipher import PAGE_CACHE_KIB, DbKey  # noqa: E402
+from memory.storage.store import MemoryStore, new_id  # noqa: E402
 from models.embedder import FastEmbedEmbedder  # noqa: E402
 from models.resolve import resolve_embedding_model  # noqa: E402
 

@@ -19,9 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from memory.learn.rules.candidates import extract_candidates  # noqa: E402
+from memory.learn.validate import validate  # noqa: E402
 from memory.records import Candidate, Rejection  # noqa: E402
-from memory.rules import extract_candidates  # noqa: E402
-from memory.validate import validate  # noqa: E402
 
 DEFAULT_SET = Path(__file__).resolve().parents[2] / "shared" / "eval" / "dev.jsonl"
 

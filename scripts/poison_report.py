@@ -34,13 +34,14 @@ def main() -> int:
     from app.clock import Clock
     from app.companion import Companion
     from app.settings import Settings
-    from tests.support.poison import DATA, Case, load_cases, via_chat, via_extract, via_import, via_model, via_say
+    from tests.support.poison import (DATA, Case, load_cases, via_add, via_chat, via_edit, via_extract, via_import,
+                                      via_model, via_say)
 
     cases = load_cases(args.set or DATA)
     in_chat = [c for c in cases if c.kind != "import"]
     say_cases = in_chat if args.say_all else list({(c.lang, c.kind): c for c in in_chat}.values())
     homes = {}
-    for name in ("extract", "chat", "say", "import", "model"):
+    for name in ("extract", "chat", "say", "import", "add", "edit", "model"):
         homes[name] = base / name
         settings = Settings()
         settings.max_reply_tokens = 16  # replies are not under test
@@ -64,6 +65,8 @@ def main() -> int:
     outcomes.append(via_say(homes["say"], say_cases, args.jobs))
     joined = [Case(x.id, x.lang, x.kind, (" ".join(x.turns),), x.category) for x in cases]
     outcomes.append(via_import(homes["import"], joined, base))
+    outcomes.append(via_add(homes["add"], joined))
+    outcomes.append(via_edit(homes["edit"], joined))
     c = Companion(homes["model"], Clock.parse("2026-11-29"))
     try:
         outcomes.append(via_model(c, in_chat))

@@ -15,14 +15,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import ui  # noqa: E402,F401  (installs the PySide6 guard before Qt starts)
 from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtWidgets import QWidget  # noqa: E402
 
+import ui  # noqa: E402,F401  (installs the PySide6 guard before Qt starts)
 from app.clock import Clock  # noqa: E402
 from app.settings import Settings  # noqa: E402
 from memory.records import Memory  # noqa: E402
-from memory.store import new_id  # noqa: E402
+from memory.storage.store import new_id  # noqa: E402
 from ui.harness import settle, throwaway_window  # noqa: E402
 from ui.i18n import set_language  # noqa: E402
 from ui.main_window import MainWindow  # noqa: E402

@@ -8,7 +8,7 @@ from app.clock import Clock
 from app.companion import Companion
 from assets import system_prompt
 from memory.records import Memory
-from memory.store import new_id
+from memory.storage.store import new_id
 
 
 def _system_text(turn) -> str:
@@ -91,7 +91,7 @@ def test_other_memories_come_as_background_index_lines_within_budget(companion):
     chat = ChatService(companion)
     used = companion.store.add(Memory(new_id(), "preference", "Loves bouldering on weekends"))
     other = companion.store.add(Memory(new_id(), "relationship", "Has a cat named Pickles"))
-    off = companion.store.add(Memory(new_id(), "preference", "Collects vinyl records", disabled=True))
+    companion.store.add(Memory(new_id(), "preference", "Collects vinyl records", disabled=True))
     turn = chat.prepare(None, "any ideas for climbing gyms?")
     system = _system_text(turn)
     assert used.id in [m.id for m in turn.memories] and other.id not in [m.id for m in turn.memories]

@@ -15,10 +15,10 @@ import pytest
 
 from app.clock import Clock
 from app.companion import Companion
-from memory.consolidate import consolidate
-from memory.lock import LOCK_FILE, RunLock
+from memory.consolidation.job import consolidate
+from memory.consolidation.lock import LOCK_FILE, RunLock
 from memory.records import Memory
-from memory.store import new_id
+from memory.storage.store import new_id
 from tests.conftest import CLI
 from tests.support.crash_writer import chat_message
 
@@ -146,7 +146,7 @@ def test_extraction_scheduler_and_panel_threads_lose_nothing(companion):
 
 def test_a_merge_keeps_the_pin_and_uses_made_while_consolidation_ran(companion, monkeypatch):
     """Consolidation plans merges from a snapshot; what the user and the replies did since must survive."""
-    import memory.consolidate as consolidation
+    import memory.consolidation.job as consolidation
     c = companion
     older = c.store.add(Memory(new_id(), "preference", "Loves green tea", created_at="2026-11-01T09:00:00"))
     newer = c.store.add(Memory(new_id(), "preference", "Really loves green tea", created_at="2026-11-20T09:00:00"))

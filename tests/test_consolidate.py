@@ -6,27 +6,21 @@ import os
 import subprocess
 import sys
 import time
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 
 import pytest
 
-from memory import index as memindex
-from memory.consolidate import (
-    ConsolidationResult,
-    Gates,
-    change_statement,
-    consolidate,
-    describe_run,
-    recent_runs,
-)
-from memory.database import Database
-from memory.db import DbKey
-from memory.forget import forget
-from memory.lock import LOCK_FILE, LockState, RunLock
+from memory.consolidation.job import ConsolidationResult, Gates, change_statement, consolidate
+from memory.consolidation.lock import LOCK_FILE, LockState, RunLock
+from memory.consolidation.log import describe_run, recent_runs
+from memory.recall import index as memindex
+from memory.recall.retrieve import _is_upcoming, select
 from memory.records import Memory
-from memory.retrieve import _is_upcoming, select
-from memory.store import MemoryStore, new_id
-from memory.transcript import Transcript
+from memory.storage.database import Database
+from memory.storage.forgetting import forget
+from memory.storage.sqlcipher import DbKey
+from memory.storage.store import MemoryStore, new_id
+from memory.storage.transcript import Transcript
 from models.embedder import FastEmbedEmbedder
 from models.resolve import resolve_embedding_model
 from tests.conftest import ROOT
@@ -58,7 +52,7 @@ def clock():
 @pytest.fixture
 def store(tmp_path, embedder, clock):
     db = Database(tmp_path / "c.db", DbKey("a" * 64, "raw"), clock)
-    from memory import vectors
+    from memory.storage import vectors
     vectors.ensure_model(db.conn, embedder)
     yield MemoryStore(db, embedder)
     db.close()
@@ -324,7 +318,7 @@ def test_gates_enabled_time_and_sessions(store, lock, clock):
 def test_the_lock_blocks_while_held_and_a_stale_one_is_reclaimed(store, lock, clock, tmp_path):
     holder = subprocess.Popen(
         [sys.executable, "-c", "import sys, time; from datetime import datetime; from pathlib import Path; "
-         "from memory.lock import RunLock; "
+         "from memory.consolidation.lock import RunLock; "
          "ok = RunLock(Path(sys.argv[1])).acquire(datetime.fromisoformat(sys.argv[2])); "
          "print('held' if ok else 'no', flush=True); time.sleep(60)", str(lock.path), clock().isoformat()],
         stdout=subprocess.PIPE, text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
@@ -349,7 +343,7 @@ def test_two_processes_reclaiming_at_once_end_with_one_holder(tmp_path):
     path.write_text("999999999")
     os.utime(path, (time.time() - 7200,) * 2)  # stale
     start = time.time() + 1.5
-    code = ("import sys, time; from datetime import datetime; from pathlib import Path; from memory.lock import RunLock; "
+    code = ("import sys, time; from datetime import datetime; from pathlib import Path; from memory.consolidation.lock import RunLock; "
             f"time.sleep(max(0, {start} - time.time())); "
             "print(RunLock(Path(sys.argv[1])).acquire(datetime.now()), flush=True); time.sleep(3)")
     procs = [subprocess.Popen([sys.executable, "-c", code, str(path)], stdout=subprocess.PIPE, text=True, cwd=ROOT)
@@ -367,7 +361,7 @@ def test_a_failed_run_gives_the_lock_back_and_keeps_the_previous_run_time(store,
 
     def boom(self):
         raise RuntimeError("disk on fire")
-    monkeypatch.setattr("memory.consolidate._Run._merge", boom)
+    monkeypatch.setattr("memory.consolidation.job._Run._merge", boom)
     with pytest.raises(RuntimeError):
         run(store, lock)
     assert lock.state() == LockState(first, None)

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import os
 import random
 import signal
 import subprocess
@@ -18,11 +17,11 @@ from app.clock import Clock
 from app.companion import Companion
 from app.jobs import PriorityWorker
 from app.scheduler import ConsolidationScheduler, lock_for
-from memory.consolidate import ConsolidationResult
-from memory.database import Database
-from memory.lock import RunLock
+from memory.consolidation.job import ConsolidationResult
+from memory.consolidation.lock import RunLock
 from memory.records import Memory
-from memory.store import new_id
+from memory.storage.database import Database
+from memory.storage.store import new_id
 from tests.conftest import CLI, ROOT
 
 KEYS = ("ran", "skipped_reason", "merged", "superseded", "expired", "decayed", "purged", "index_lines")
@@ -70,7 +69,7 @@ def test_a_second_process_does_not_run_while_the_first_holds_the_lock(cli):
     cli.run("memory", "add", "Likes green tea", "--category", "preference")
     holder = subprocess.Popen(
         [sys.executable, "-c", "import sys, time; from datetime import datetime; from pathlib import Path; "
-         "from memory.lock import RunLock; ok = RunLock(Path(sys.argv[1])).acquire(datetime.now()); "
+         "from memory.consolidation.lock import RunLock; ok = RunLock(Path(sys.argv[1])).acquire(datetime.now()); "
          "print('held' if ok else 'no', flush=True); time.sleep(120)", str(lock_for(cli.home).path)],
         stdout=subprocess.PIPE, text=True, cwd=ROOT)
     try:

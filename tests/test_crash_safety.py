@@ -14,9 +14,9 @@ import pytest
 
 from app.clock import Clock
 from app.companion import Companion
-from memory import repair
 from memory.records import Memory
-from memory.store import new_id
+from memory.storage import repair
+from memory.storage.store import new_id
 from tests.support.faults import campaign, reopen_with_app
 
 CI_KILLS = int(os.environ.get("COMPANION_FAULT_KILLS", "10"))

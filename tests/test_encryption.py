@@ -13,11 +13,11 @@ from app import maintenance
 from app.clock import Clock
 from app.companion import Companion
 from app.keys import SERVICE, obtain_key
-from memory.db import DbKey, connect
 from memory.errors import StoreError
+from memory.recall.hybrid import search
 from memory.records import Memory
-from memory.search import search
-from memory.store import new_id
+from memory.storage.sqlcipher import DbKey, connect
+from memory.storage.store import new_id
 from tests.support.sqlcipher_pages import plaintext
 
 SECRETS = ["Zqxsecret diary entry about Marguerite", "住在杭州西湖边的小区", "Loves 🍜 ramen at Zqxnoodle bar"]

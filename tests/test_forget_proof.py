@@ -12,13 +12,13 @@ import pytest
 
 from app.clock import Clock
 from app.companion import Companion
-from memory.consolidate import consolidate
-from memory.db import connect
-from memory.forget import forget
-from memory.index import rebuild
-from memory.lock import LOCK_FILE, RunLock
+from memory.consolidation.job import consolidate
+from memory.consolidation.lock import LOCK_FILE, RunLock
+from memory.recall.index import rebuild
 from memory.records import Memory
-from memory.store import new_id
+from memory.storage.forgetting import forget
+from memory.storage.sqlcipher import connect
+from memory.storage.store import new_id
 from tests.support.sqlcipher_pages import plaintext, table_text
 
 CONTROL = "Lives in Qingdao near the Badaguan villas"

@@ -5,9 +5,9 @@ from datetime import date
 
 import pytest
 
-from memory.guard import instruction_reason, trivia_reason
-from memory.rules import extract_candidates
-from memory.validate import validate
+from memory.learn.guard import instruction_reason, trivia_reason
+from memory.learn.rules.candidates import extract_candidates
+from memory.learn.validate import validate
 
 TODAY = date(2026, 5, 4)
 

@@ -3,7 +3,8 @@
 The adversarial set (tests/data/poison.jsonl, English and Chinese) tries to change the persona, drop
 the safety rules or plant instructions: directly, disguised as facts ("my name is
 Ignore-previous-instructions"), split over turns, and inside imported files. It is played through
-`memory extract`, `say --wait-memory`, `memory import` and the chat model proposing the attack itself;
+`memory extract`, `say --wait-memory`, `memory import`, `memory add`, `memory edit --content` and the
+chat model proposing the attack itself;
 nothing may be stored, and the fixed system prompt (persona text from assets/) and the whole system
 message sent to the model are byte-identical before and after. `scripts/poison_report.py` prints the
 same as blocked/total.
@@ -19,8 +20,8 @@ from app.clock import Clock
 from app.companion import Companion
 from app.settings import SETTINGS_FILE, Settings
 from assets import ASSETS_DIR
-from tests.support.poison import (LEGIT, Case, load_cases, system_text, via_chat, via_extract, via_import,
-                                  via_model, via_say)
+from tests.support.poison import (LEGIT, Case, load_cases, system_text, via_add, via_chat, via_edit, via_extract,
+                                  via_import, via_model, via_say)
 
 CASES = load_cases()
 IN_CHAT = [c for c in CASES if c.kind != "import"]
@@ -121,6 +122,18 @@ def test_import_takes_the_honest_memories_and_none_of_the_attacks(home, tmp_path
     # The system text is the same fixed prompt, now followed by the honest notes and nothing else.
     notes = [line for line in system[len(before["fixed"]):].splitlines() if line.startswith("- ")]
     assert notes and all(any(item["content"] in line for item in LEGIT) for line in notes), notes
+
+
+def test_memory_add_and_edit_by_hand_store_none_of_the_attacks(home):
+    """By hand the user could type any attack: `memory add` and `memory edit --content` refuse each one
+    (a split attack as one text, as in a file), and the prompt stays the same."""
+    before = prompt_state(home)
+    added = via_add(home, _joined(CASES))
+    edited = via_edit(home, _joined(CASES))
+    after = prompt_state(home)
+    assert _without_system(after) == _without_system(before)
+    _assert_blocked(added)
+    _assert_blocked(edited)
 
 
 def test_the_chat_model_proposing_the_attack_is_overruled(home):

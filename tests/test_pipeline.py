@@ -5,7 +5,7 @@ import pytest
 
 from app.clock import Clock
 from app.companion import Companion
-from memory.pipeline import MemoryPipeline
+from memory.learn.pipeline import MemoryPipeline
 
 
 def _active(cli, today):

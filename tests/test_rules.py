@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from memory.learn.rules.candidates import extract_candidates
+from memory.learn.validate import validate
 from memory.records import Candidate
-from memory.rules import extract_candidates
-from memory.validate import validate
 
 TODAY = date(2026, 4, 6)  # a Monday
 ROOT = Path(__file__).resolve().parents[1]

@@ -5,9 +5,9 @@ from datetime import date
 
 import pytest
 
+from memory.learn.rules.candidates import extract_candidates
+from memory.learn.validate import validate
 from memory.records import Candidate
-from memory.rules import extract_candidates
-from memory.validate import validate
 
 TODAY = date(2026, 4, 6)  # a Monday
 

@@ -6,9 +6,9 @@ from datetime import date
 
 import pytest
 
+from memory.learn.rules.candidates import extract_candidates
+from memory.learn.validate import validate
 from memory.records import Candidate
-from memory.rules import extract_candidates
-from memory.validate import validate
 
 TODAY = date(2026, 4, 6)  # a Monday
 
@@ -221,8 +221,8 @@ def test_a_change_keeps_the_topic(first, second):
 def test_a_sibling_word_is_not_tripled_in_notes_or_topics():
     from datetime import date as _date
 
-    from memory.rules import extract_candidates
-    from memory.rules_common import zh_clean
+    from memory.learn.rules.candidates import extract_candidates
+    from memory.learn.rules.common import zh_clean
     assert zh_clean("我妹妹下周结婚") == "妹妹下周结婚" and zh_clean("我姐姐人很好") == "姐姐人很好"
     found = extract_candidates("我妹妹下周六结婚", None, _date(2026, 11, 29))
     assert found and all("妹妹妹" not in (c.content + (c.topic or "")) for c in found)

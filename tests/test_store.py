@@ -7,11 +7,11 @@ import pytest
 
 from app.clock import Clock
 from app.companion import Companion
-from memory import vectors
 from memory.errors import InvalidInput, NotFound
+from memory.recall.hybrid import search
 from memory.records import Memory
-from memory.search import search
-from memory.store import new_id
+from memory.storage import vectors
+from memory.storage.store import new_id
 
 
 @pytest.fixture

@@ -8,18 +8,12 @@ from PySide6.QtCore import QObject, Signal
 
 from app.chat import ChatService, PreparedTurn
 from app.companion import Companion
-from app.errors import USER_ERRORS
 from app.jobs import BACKGROUND, CHAT
-from memory.pipeline import ExtractionResult
-from ui.i18n import tr
+from memory.learn import ExtractionResult
+from ui.i18n import error_text
 from ui.workers import QtWorker
 
 BATCH_SECONDS = 0.03  # streamed text reaches the UI at most ~33 times a second
-
-
-def error_text(exc: BaseException) -> str:
-    """The sentence to show for a failure: ours as is, anything else named plainly."""
-    return str(exc) if isinstance(exc, USER_ERRORS) else tr("Something went wrong: {error}", error=repr(exc))
 
 
 class ChatController(QObject):

@@ -9,7 +9,7 @@ from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import (QApplication, QFrame, QHBoxLayout, QLabel, QScrollArea, QSizePolicy, QTextBrowser, QToolButton,
                                QVBoxLayout, QWidget)
 
-from memory.records import Memory, Message
+from memory import Memory, Message
 from ui.i18n import tr
 
 BUBBLE_SHARE = 0.78  # widest a bubble gets, as a share of the view

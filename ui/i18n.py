@@ -7,6 +7,7 @@ from functools import lru_cache
 
 from PySide6.QtCore import QLocale
 
+from app.errors import user_error
 from assets import ASSETS_DIR
 
 log = logging.getLogger(__name__)
@@ -56,3 +57,17 @@ def tr(text: str, **values) -> str:
     """The text in the current language, with {placeholders} filled from values."""
     translated = catalog(_state["code"]).get(text, text)
     return translated.format(**values) if values else translated
+
+
+def error_text(exc: BaseException) -> str:
+    """The sentence to show for a failure, in the UI language.
+
+    A known error (any layer's, by `app.errors.user_error`) is translated by its code: the catalog's
+    translation of the exact sentence if it has one, else its sentence for the code (`error:<code>`),
+    else the English sentence. Anything else is a bug and is named plainly.
+    """
+    known = user_error(exc)
+    if known is None:
+        return tr("Something went wrong: {error}", error=repr(exc))
+    texts = catalog(_state["code"])
+    return texts.get(known.message) or texts.get(f"error:{known.code}") or known.message

@@ -7,7 +7,7 @@ from pathlib import Path
 from PySide6.QtWidgets import QApplication
 
 from app.clock import Clock
-from app.errors import AppError
+from app.errors import UserError
 from app.settings import Settings
 from ui.i18n import set_language
 from ui.main_window import MainWindow
@@ -19,7 +19,7 @@ def initial_language(home: Path) -> str:
     """The language the settings ask for (the system's if they cannot be read yet)."""
     try:
         return set_language(Settings.load(home).language)
-    except AppError:
+    except UserError:
         return set_language(None)
 
 

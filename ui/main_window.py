@@ -16,13 +16,13 @@ from app.desktop import KeyNeeded, MemoryDesk, apply_settings, open_companion
 from app.keys import NO_KEYRING
 from app.scheduler import ConsolidationScheduler
 from app.settings import Settings
-from memory.pipeline import ExtractionResult
-from memory.records import Memory
+from memory import Memory
+from memory.learn import ExtractionResult
 from ui import ask
-from ui.chat_controller import ChatController, error_text
+from ui.chat_controller import ChatController
 from ui.chat_view import ChatView
 from ui.composer import Composer
-from ui.i18n import set_language, tr
+from ui.i18n import error_text, set_language, tr
 from ui.memory_panel import MemoryPanel
 from ui.passphrase import PassphraseDialog
 from ui.sessions import SessionPane

@@ -7,8 +7,8 @@ from PySide6.QtCore import QDate, Qt
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDateEdit, QDialog, QDialogButtonBox, QFormLayout, QLabel,
                                QPlainTextEdit, QSlider, QTextBrowser, QVBoxLayout, QWidget)
 
-from app.desktop import HistoryStep
-from memory.records import CATEGORIES, HistoryEntry, Memory
+from app.memory_service import HistoryStep
+from memory import CATEGORIES, HistoryEntry, Memory
 from ui.i18n import tr
 
 _QUIET_FIELDS = {"updated_at", "last_used_at", "hit_count", "strength"}

@@ -7,7 +7,7 @@ from PySide6.QtCore import (QAbstractTableModel, QModelIndex, QObject, QPersiste
                             Qt, Signal)
 from PySide6.QtGui import QBrush, QColor
 
-from memory.records import Memory
+from memory import Memory
 from ui.i18n import tr
 from ui.style import icon
 

@@ -8,12 +8,11 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFrame, QHBoxLayout
                                QPushButton, QTableView, QToolButton, QVBoxLayout, QWidget)
 
 from app.desktop import MemoryDesk
-from app.errors import USER_ERRORS
-from memory.consolidate import ConsolidationResult
-from memory.forget import ForgetReceipt
-from memory.records import CATEGORIES, Memory
+from memory import CATEGORIES, Memory
+from memory.consolidation import ConsolidationResult
+from memory.storage import ForgetReceipt
 from ui import ask
-from ui.i18n import tr
+from ui.i18n import error_text, tr
 from ui.memory_dialogs import HistoryDialog, MemoryEditDialog
 from ui.memory_model import CONTENT, FIELDS, ID_ROLE, MemoryFilterProxy, MemoryTableModel
 from ui.style import icon
@@ -452,7 +451,7 @@ class MemoryPanel(QWidget):
         self.buttons["forget_all"].setEnabled(self.model.rowCount() > 0)
 
     def _show_error(self, exc: BaseException) -> None:
-        message = str(exc) if isinstance(exc, USER_ERRORS) else tr("Something went wrong: {error}", error=repr(exc))
+        message = error_text(exc)
         self.banner.show_note(html.escape(message), warning=True)
         self.errorShown.emit(message)
 

@@ -22,10 +22,10 @@ from pathlib import Path
 from app.clock import Clock
 from app.companion import Companion
 from app.portability import import_memories
-from memory.consolidate import consolidate
-from memory.lock import LOCK_FILE, RunLock
+from memory.consolidation.job import consolidate
+from memory.consolidation.lock import LOCK_FILE, RunLock
 from memory.records import Memory
-from memory.store import new_id
+from memory.storage.store import new_id
 
 FOODS = ["mango sticky rice", "durian", "ramen", "tiramisu", "kimchi", "falafel", "pho", "paella", "dumplings",
          "churros", "sushi", "baklava", "goulash", "tacos", "risotto", "pierogi", "laksa", "poutine"]

@@ -27,9 +27,9 @@ from app.clock import Clock
 from app.companion import Companion
 from app.keys import obtain_key
 from app.maintenance import open_database
-from memory import repair
 from memory.records import Memory
-from memory.store import _SELECT, _row_to_memory
+from memory.storage import repair
+from memory.storage.store import _SELECT, _row_to_memory
 from tests.support.crash_writer import chat_message, import_items, state_hash
 
 ROOT = Path(__file__).resolve().parents[2]

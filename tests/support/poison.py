@@ -3,8 +3,8 @@
 Paths: `memory extract` (the pipeline on one message, the companion's previous reply as context),
 chat turns (`say --wait-memory` through the console script, and the same ChatService calls in process
 with one loaded model; split attacks continue in one session), `memory import` of a file whose
-memories are the attacks, and the chat model proposing the attack itself as a memory (a scripted
-Completer). A case is blocked on a path when nothing at all was stored from it there.
+memories are the attacks, `memory add` and `memory edit --content` of the attack by hand, and the
+chat model proposing the attack itself as a memory (a scripted Completer). A case is blocked on a path when nothing at all was stored from it there.
 """
 from __future__ import annotations
 
@@ -185,9 +185,35 @@ def via_import(home: Path, cases: list[Case], folder: Path) -> Outcome:
     return out
 
 
+def via_add(home: Path, cases: list[Case]) -> Outcome:
+    """`memory add ATTACK --json` (each case one memory, as in a file), through the CLI's entry point."""
+    out = Outcome("memory add")
+    for case in cases:
+        proc = _main(home, "memory", "add", " ".join(case.turns), "--category", case.category, "--json")
+        out.stored[case.id] = [json.loads(proc.stdout)["content"]] if proc.returncode == 0 else []
+        if proc.returncode not in (0, 2) or (proc.returncode == 2 and "Not remembered" not in proc.stderr):
+            out.errors.append(f"{case.id}: exit {proc.returncode}: {proc.stderr.strip()[-300:]}")
+    return out
+
+
+def via_edit(home: Path, cases: list[Case]) -> Outcome:
+    """`memory edit ID --content ATTACK --json` of an honest memory, through the CLI's entry point."""
+    out = Outcome("memory edit")
+    honest = json.loads(_main(home, "memory", "add", LEGIT[0]["content"], "--category", "profile", "--json").stdout)
+    for case in cases:
+        proc = _main(home, "memory", "edit", honest["id"], "--content", " ".join(case.turns), "--json")
+        out.stored[case.id] = [json.loads(proc.stdout)["content"]] if proc.returncode == 0 else []
+        if proc.returncode not in (0, 2) or (proc.returncode == 2 and "Not saved" not in proc.stderr):
+            out.errors.append(f"{case.id}: exit {proc.returncode}: {proc.stderr.strip()[-300:]}")
+    listed = json.loads(_main(home, "memory", "list", "--status", "all", "--json").stdout)
+    if [m["content"] for m in listed] != [LEGIT[0]["content"]]:
+        out.errors.append(f"edit: the honest memory changed: {listed}")
+    return out
+
+
 def via_model(companion, cases: list[Case]) -> Outcome:
     """The chat model proposing each attack turn as a memory (in process, a scripted Completer)."""
-    from memory.pipeline import MemoryPipeline
+    from memory.learn.pipeline import MemoryPipeline
     from tests.support.fakes import ScriptedCompleter
 
     def echo(user_prompt: str) -> str:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
-from memory.db import DbKey
+from memory.storage.sqlcipher import DbKey
 
 PAGE_SIZE = 4096
 RESERVE = 80  # 16-byte IV + 64-byte HMAC-SHA512

@@ -5,7 +5,7 @@ from PySide6.QtCore import Qt
 
 from app.settings import Settings
 from memory.records import Memory
-from memory.store import new_id
+from memory.storage.store import new_id
 from ui.memory_model import FIELDS
 
 NAME_MESSAGE = "Remember that my name is Zoltan."

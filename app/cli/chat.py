@@ -1,0 +1,70 @@
+"""`companion say TEXT` and `companion chat`: talking, from a script or in the terminal."""
+from __future__ import annotations
+
+from app.chat import ChatService
+from app.cli.common import opened, print_json
+
+
+def add_parsers(sub) -> None:
+    """Add `chat` and `say` to the top-level sub-command parser."""
+    sub.add_parser("chat", help="chat in the terminal")
+    say_parser = sub.add_parser("say", help="send one message and print the reply")
+    say_parser.add_argument("text")
+    say_parser.add_argument("--session")
+    say_parser.add_argument("--json", action="store_true")
+    say_parser.add_argument("--wait-memory", action="store_true")
+
+
+def say(args, home, clock) -> int:
+    """One message, one reply; learning runs after the reply is printed."""
+    with opened(args, home, clock) as c:
+        chat = ChatService(c)
+        stream_out = None if args.json else (lambda piece: print(piece, end="", flush=True))
+        turn = chat.run(args.session, args.text, on_piece=stream_out)
+        if not args.json:
+            print(flush=True)
+        if not args.wait_memory and not args.json:
+            chat.learn(turn)
+            return 0
+        written = []
+        if args.wait_memory:
+            written = [w.to_json() for w in chat.learn(turn).written]
+        print_json({"session": turn.session_id, "reply": turn.reply.strip(),
+                    "memories_used": [m.id for m in turn.memories], "memories_written": written})
+        if not args.wait_memory:
+            chat.learn(turn)
+    return 0
+
+
+def chat_loop(args, home, clock) -> int:
+    """Chat in the terminal; Ctrl+C stops a reply, Ctrl+D or /quit leaves."""
+    with opened(args, home, clock) as c:
+        chat = ChatService(c)
+        session = None
+        print(f"Chatting with {c.settings.companion_name}. Ctrl+C stops a reply; /quit or Ctrl+D leaves.")
+        while True:
+            try:
+                text = input("you> ").strip()
+            except EOFError:
+                print()
+                return 0
+            if text in ("/quit", "/exit"):
+                return 0
+            if not text:
+                continue
+            stop = {"now": False}
+            turn = chat.prepare(session, text)
+            session = turn.session_id
+            print(f"{c.settings.companion_name}> ", end="", flush=True)
+            try:
+                for piece in chat.stream(turn, should_stop=lambda: stop["now"]):
+                    print(piece, end="", flush=True)
+            except KeyboardInterrupt:
+                stop["now"], turn.stopped = True, True
+                print(" [stopped]", end="")
+            print()
+            chat.finish(turn)
+            chat.learn(turn)
+
+
+COMMANDS = {("say", None): say, ("chat", None): chat_loop}

@@ -1,0 +1,79 @@
+"""The `companion` command line (contract: docs/architecture.md). Bad input: one line on stderr, exit 2."""
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from typing import Callable, Sequence
+
+from app.cli import chat, key, memory, models, sessions
+from app.clock import Clock
+from app.errors import UserError, user_error
+from app.settings import resolve_home
+
+EXIT_USER_ERROR = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one clear line, not argparse's usage dump
+        self.exit(EXIT_USER_ERROR, f"companion: {message} (see companion --help)\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The whole command tree, one group module at a time."""
+    p = _Parser(prog="companion", description="A private, offline companion that remembers you.")
+    p.add_argument("--home", help="data folder (default: COMPANION_HOME or your user data folder)")
+    p.add_argument("--today", help="fix the clock to this date (YYYY-MM-DD)")
+    p.add_argument("--model", help="chat model GGUF file to use")
+    sub = p.add_subparsers(dest="command", parser_class=_Parser)
+    chat.add_parsers(sub)
+    memory.add_parsers(sub.add_parser("memory", help="see and change what is remembered").add_subparsers(
+        dest="memory_command", parser_class=_Parser, required=True))
+    sessions.add_parsers(sub, _Parser)
+    models.add_parsers(sub, _Parser)
+    key.add_parsers(sub, _Parser)
+    return p
+
+
+COMMANDS = {**chat.COMMANDS, **memory.COMMANDS, **sessions.COMMANDS, **models.COMMANDS, **key.COMMANDS}
+
+
+DesktopLauncher = Callable[..., int]
+
+
+def main(argv: Sequence[str] | None = None, open_desktop: DesktopLauncher | None = None) -> int:
+    """Run one command; with no command, open the desktop app through `open_desktop` (given by ui/)."""
+    logging.basicConfig(level=os.environ.get("COMPANION_LOG", "WARNING"), format="%(levelname)s %(name)s: %(message)s")
+    args = build_parser().parse_args(argv)
+    try:
+        clock = Clock.parse(args.today or os.environ.get("COMPANION_TODAY"))
+        home = resolve_home(args.home)
+        return _dispatch(args, home, clock, open_desktop)
+    except KeyboardInterrupt:
+        print("companion: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:
+        known = user_error(exc)
+        if known is not None:
+            print(f"companion: {known.message}", file=sys.stderr)
+            return EXIT_USER_ERROR
+        if os.environ.get("COMPANION_DEBUG"):  # our bug: one line for the user, the traceback only when asked for
+            raise
+        print(f"companion: unexpected error ({type(exc).__name__}: {exc}); "
+              "set COMPANION_DEBUG=1 for details", file=sys.stderr)
+        return 1
+
+
+def _dispatch(args, home, clock, open_desktop: DesktopLauncher | None) -> int:
+    if args.command is None:
+        if open_desktop is None:
+            raise UserError("unavailable",
+                            "The desktop app is not available from here; run `companion` or pick a command.")
+        return open_desktop(home=home, clock=clock, model_override=args.model)
+    handler: Callable = COMMANDS[(args.command, getattr(args, f"{args.command}_command", None))]
+    return handler(args, home, clock)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

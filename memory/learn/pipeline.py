@@ -1,0 +1,147 @@
+"""The per-turn memory pipeline: candidates (rules + model) → validators → reconciliation."""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import date
+
+from memory.learn import model_extract, reconcile
+from memory.learn.guard import instruction_reason, unfinished_reason
+from memory.learn.rules.candidates import extract_candidates
+from memory.learn.validate import validate
+from memory.protocols import Completer
+from memory.recall.hybrid import search
+from memory.records import Candidate, Memory, Rejection
+from memory.storage.store import MemoryStore
+from memory.text import clean
+
+log = logging.getLogger(__name__)
+MAX_LEARN_CHARS = 4000
+_ORIGIN_RANK = {"rule": 0, "model": 1}
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Minimum confidence and importance for a candidate to be kept (settings)."""
+
+    min_confidence: float = 0.6
+    min_importance: float = 0.3
+
+
+@dataclass
+class Written:
+    """A memory the pipeline wrote (or would write, in a dry run) and what it did."""
+
+    memory: Memory
+    action: str
+
+    def to_json(self) -> dict:
+        data = self.memory.to_json()
+        data["action"] = self.action
+        return data
+
+
+@dataclass
+class ExtractionResult:
+    """What one run wrote and what it rejected, with reasons."""
+
+    written: list[Written] = field(default_factory=list)
+    rejected: list[Rejection] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {"written": [w.to_json() for w in self.written], "rejected": [r.to_json() for r in self.rejected]}
+
+
+class MemoryPipeline:
+    """Learns from one user message (with the companion's previous message as context).
+
+    A message that stops mid-sentence yields nothing on its own; given as `previous_user` with the next
+    message, the two are read as one, so an instruction split over turns meets the guard whole.
+    """
+
+    def __init__(self, store: MemoryStore, completer: Completer | None = None, thresholds: Thresholds = Thresholds()):
+        self.store = store
+        self.completer = completer
+        self.thresholds = thresholds
+
+    def process(self, user_text: str, assistant_text: str | None, today: date, *, session_id: str | None = None,
+                message_id: str | None = None, dry_run: bool = False,
+                previous_user: str | None = None) -> ExtractionResult:
+        """Run the whole pipeline; with dry_run nothing is stored."""
+        result = ExtractionResult()
+        user_text = _plain(user_text)
+        if previous_user and unfinished_reason(_plain(previous_user)):
+            user_text = _plain(previous_user).strip() + " " + user_text.strip()
+        assistant_text = _plain(assistant_text)[-MAX_LEARN_CHARS:] if assistant_text else None
+        if len(user_text) > MAX_LEARN_CHARS:  # a pasted document, not something said; the rules slow down with length
+            result.rejected.append(Rejection(_excerpt(user_text), f"too long to learn from ({len(user_text)} "
+                                                                     f"characters; at most {MAX_LEARN_CHARS})"))
+            return result
+        attack = instruction_reason(user_text)
+        refused = f"message rejected: {attack}" if attack else unfinished_reason(user_text)
+        if refused:  # the model is not even asked: an attack never reaches extraction as input
+            result.rejected.append(Rejection(_excerpt(user_text), refused))
+            return result
+        candidates = extract_candidates(user_text, assistant_text, today)
+        candidates += self._model_candidates(user_text, assistant_text, result)
+        accepted, rejected = validate(candidates, user_text, assistant_text, today,
+                                      self.thresholds.min_confidence, self.thresholds.min_importance)
+        result.rejected.extend(rejected)
+        for cand in _dedupe(accepted):
+            self._reconcile(cand, today, session_id, message_id, dry_run, result)
+        return result
+
+    def _model_candidates(self, user_text: str, assistant_text: str | None, result: ExtractionResult) -> list[Candidate]:
+        if self.completer is None:
+            return []
+        known = [h.memory for h in search(self.store, user_text, k=5)]
+        try:
+            return model_extract.propose(self.completer, user_text, assistant_text, known)
+        except model_extract.ModelAnswerError as exc:
+            # The rule candidates still stand; the failure is visible, not a silent "nothing found".
+            log.warning("model extraction answer unusable: %s", exc)
+            result.rejected.append(Rejection("(model answer)", f"model answer unusable: {exc}"))
+            return []
+
+    def _reconcile(self, cand: Candidate, today: date, session_id: str | None, message_id: str | None,
+                   dry_run: bool, result: ExtractionResult) -> None:
+        vector = self.store.embedder.embed([cand.content])[0]
+        decision = reconcile.decide(self.store, cand, today, vector)
+        if decision.action == "rejected":
+            result.rejected.append(Rejection(cand.content, decision.reason))
+            return
+        decision.memory.session_id, decision.memory.message_id = session_id, message_id
+        if dry_run:
+            result.written.append(Written(decision.memory, decision.action))
+            return
+        why = f"{cand.source} ({cand.origin})"
+        memory = reconcile.apply(self.store, decision, vector, why)
+        result.written.append(Written(memory, decision.action))
+
+
+def _plain(text: str | None) -> str:
+    """Control characters and broken surrogates out; phone keyboards' curly apostrophes (I’m, don’t) as
+    plain ones, so every rule reads them."""
+    return clean(text or "").translate(_APOSTROPHES)
+
+
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\uff07": "'"})
+
+
+def _excerpt(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def _dedupe(cands: list[Candidate]) -> list[Candidate]:
+    """One candidate per topic (or per content): explicit beats stated beats inferred, rules beat the model."""
+    best: dict[str, Candidate] = {}
+    for c in cands:
+        key = c.topic or c.content.casefold()
+        old = best.get(key)
+        if old is None or _rank(c) > _rank(old):
+            best[key] = c
+    return list(best.values())
+
+
+def _rank(c: Candidate) -> tuple:
+    return ({"explicit": 2, "stated": 1}.get(c.source, 0), -_ORIGIN_RANK.get(c.origin.split(":")[0], 1), c.confidence)

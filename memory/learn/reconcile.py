@@ -1,0 +1,84 @@
+"""Reconciliation: a validated candidate against what is stored → reinforce, supersede, or add."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+from memory.records import Candidate, Memory
+from memory.storage import vectors
+from memory.storage.store import MemoryStore, new_id
+from memory.text import has_cjk, has_negation
+
+DUPLICATE_COSINE = 0.92
+_RANK = {"inferred": 0, "stated": 1, "explicit": 2}
+
+
+@dataclass
+class Decision:
+    """What reconciliation will do with one candidate."""
+
+    action: str  # "added" | "reinforced" | "superseded" | "rejected"
+    memory: Memory
+    replaces: list[Memory]
+    reason: str = ""
+
+
+def decide(store: MemoryStore, cand: Candidate, today: date, vector: list[float]) -> Decision:
+    """Compare a candidate with the active memories and decide, without writing anything."""
+    new = _memory_from(cand, today)
+    duplicate = _near_duplicate(store, cand, vector)
+    if duplicate is not None:
+        return Decision("reinforced", duplicate, [])
+    same_topic = [m for m in store.by_topic(cand.topic) if m.category == cand.category] if cand.topic else []
+    if not same_topic:
+        return Decision("added", new, [])
+    stronger = [m for m in same_topic if _RANK.get(m.source, 1) > _RANK.get(cand.source, 1)]
+    if stronger:
+        return Decision("rejected", new, [], f"conflicts with a {stronger[0].source} memory ({stronger[0].id})")
+    if cand.polarity < 0:
+        new.content = _with_since(new.content, today)
+    return Decision("superseded", new, same_topic, f"changed on {today.isoformat()}")
+
+
+def apply(store: MemoryStore, decision: Decision, vector: list[float], why: str) -> Memory:
+    """Carry out a decision in one transaction (with history rows)."""
+    with store.db.transaction():
+        if decision.action == "reinforced":
+            return store.reinforce(decision.memory.id, reason=f"said again: {why}")
+        if decision.action == "added":
+            return store.add(decision.memory, reason=why, vector=vector)
+        added = store.add(decision.memory, reason=f"{why}; replaces {', '.join(m.id for m in decision.replaces)}",
+                          vector=vector)
+        for old in decision.replaces:
+            store.update(old.id, reason=f"superseded by {added.id}: {decision.reason}", status="superseded",
+                         valid_to=decision.memory.valid_from, superseded_by=added.id)
+        return added
+
+
+def _memory_from(cand: Candidate, today: date) -> Memory:
+    return Memory(
+        id=new_id(), category=cand.category, content=cand.content, confidence=cand.confidence,
+        importance=cand.importance, source=cand.source,
+        event_date=cand.event_date.isoformat() if cand.event_date else None,
+        valid_from=today.isoformat(), topic=cand.topic, quote=cand.quote,
+    )
+
+
+def _near_duplicate(store: MemoryStore, cand: Candidate, vector: list[float]) -> Memory | None:
+    with store.db.lock:
+        near = vectors.knn(store.db.conn, vector, 5)
+    found = store.by_rids([rid for rid, cos in near if cos >= DUPLICATE_COSINE])
+    for m in found.values():
+        same_event = cand.category != "event" or m.event_date == (cand.event_date.isoformat() if cand.event_date else None)
+        same_polarity = has_negation(m.content) == has_negation(cand.content)
+        if m.status == "active" and m.category == cand.category and same_event and same_polarity:
+            return m
+    exact = [m for m in store.list(category=cand.category) if m.content.casefold() == cand.content.casefold()]
+    return exact[0] if exact else None
+
+
+def _with_since(content: str, today: date) -> str:
+    stamp = today.isoformat()
+    if stamp in content:
+        return content
+    return f"{content}（自{stamp}起）" if has_cjk(content) else f"{content} (since {stamp})"

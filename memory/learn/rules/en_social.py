@@ -1,0 +1,533 @@
+"""English extraction rules for likes and dislikes, the people and pets in the user's life, and moods."""
+from __future__ import annotations
+
+import re
+
+from memory.learn.rules.common import candidate, drop_fillers, norm_object, third_person
+from memory.learn.rules.en import ADV, JOBS, MOODS, OBJ, PETS, RELATIONS, Builder, I, _ok_obj, _q, loosen_table
+from memory.records import Candidate
+
+# ---------------------------------------------------------------- likes and dislikes
+
+CRAFT_TAIL = re.compile(r"(?<=\w{3})\s+(?:baking|making|brewing|knitting|crocheting|painting|collecting|gardening|growing|"
+                        r"climbing|riding|carving|journaling|building)$", I)
+
+
+def pref_key(obj: str) -> str:
+    """The topic of a liked thing: "sourdough baking" and "sourdough" are one hobby."""
+    return "preference:" + CRAFT_TAIL.sub("", norm_object(obj))
+
+
+def _pref(m: re.Match, text: str, template: str, polarity: int, raw: str | None = None) -> Candidate | None:
+    obj = _ok_obj(raw or m["obj"])
+    if not obj or re.match(r"(?:my|his|her|their|our)\s+(?:[\w-]+\s+)?(?:" + RELATIONS + "|" + PETS + r")s?\b", obj, I):
+        return None  # a person, not a taste ("so over my ex Tom")
+    content = template.format(obj=third_person(obj), **{k: v or "" for k, v in m.groupdict().items() if k != "obj"})
+    return candidate("preference", content, _q(m, text), pref_key(obj), polarity)
+
+
+def _b_like_verb(m: re.Match, text: str) -> Candidate | None:
+    verb = {"love": "Loves", "adore": "Loves", "enjoy": "Enjoys"}.get(m["verb"].lower(), "Likes")
+    return _pref(m, text, verb + " {obj}", 1)
+
+
+def _b_into(m: re.Match, text: str) -> Candidate | None:
+    how = m["verb"].lower()
+    template = ("Is into {obj}" if how == "into" else "Is a fan of {obj}" if "fan" in how
+                else "Loves {obj}")
+    return _pref(m, text, template, 1)
+
+
+def _b_person(m: re.Match, text: str) -> Candidate | None:
+    if m["obj"].lower() in ("people", "morning", "night", "early", "night owl", "big", "huge"):
+        return None
+    return _pref(m, text, "Loves {obj}", 1)
+
+
+def _b_sane(m: re.Match, text: str) -> Candidate | None:
+    return _pref(m, text, "Loves {obj} (keeps them sane)", 1)
+
+
+def _b_cant(m: re.Match, text: str) -> Candidate | None:
+    verb = m["verb"].lower()
+    anymore = re.match(r"\s*(?:anymore|any\s+more)\b", text[m.end():], I)
+    return _pref(m, text, f"Can't {verb} {{obj}}" + (" anymore" if anymore else ""), -1)
+
+
+def _b_mood_feel(m: re.Match, text: str) -> Candidate | None:
+    return candidate("mood", f"Feels {m['mood'].lower()}", _q(m, text), "relationship:mood")
+
+
+def _b_like_it(m: re.Match, text: str) -> Candidate | None:
+    return _pref(m, text, "Loves {obj}", 1)
+
+
+def _b_dislike(m: re.Match, text: str) -> Candidate | None:
+    return _pref(m, text, "Dislikes {obj}", -1)
+
+
+def _b_over(m: re.Match, text: str) -> Candidate | None:
+    how = re.sub(r"\s+", " ", m["verb"].lower())
+    template = ("No longer likes {obj}" if how in ("over", "done with", "bored of", "bored with")
+                else "Is not a fan of {obj}" if how.startswith("not") else "Is tired of {obj}")
+    return _pref(m, text, template, -1)
+
+
+def _b_taste(m: re.Match, text: str) -> Candidate | None:
+    return _pref(m, text, "Dislikes {obj} ({sense} like {what} to them)", -1)
+
+
+def _b_quit(m: re.Match, text: str) -> Candidate | None:
+    obj, ger = _ok_obj(re.sub(r"\s+cold\s+turkey$", "", m["obj"].strip(), flags=I)), (m["ger"] or "").strip()
+    if not obj and ger:
+        obj, ger = ger, ""
+    if not obj or re.match(r"(?:my\s+)?(?:job|work)\b|(?:nursing|teaching|bartending|accounting|law|engineering|retail|"
+                           r"consulting|modeling|modelling|banking|tech|academia|the\s+industry)$", obj, I):
+        return None  # leaving a career is a job change, not a taste
+    verb = "Gave up on" if re.search(r"\b(?:gave|given)\s+up\s+on\b", m.group(0), I) else "Quit"
+    content = f"{verb} {ger + ' ' if ger else ''}{third_person(obj)}"
+    return candidate("preference", content, _q(m, text), pref_key(obj), -1)
+
+
+GERUND_OF = {"run": "running", "swim": "swimming", "jog": "jogging", "shop": "shopping", "bike": "biking", "dance": "dancing",
+             "skate": "skating", "bake": "baking", "hike": "hiking", "ride": "riding", "write": "writing", "smoke": "smoking",
+             "vape": "vaping", "game": "gaming", "cycle": "cycling", "lift": "lifting"}
+
+
+def _b_stopped_doing(m: re.Match, text: str) -> Candidate | None:
+    """"I don't run anymore": an activity given up, on the same topic as "I'm into running"."""
+    verb = m["verb"].lower()
+    gerund = GERUND_OF.get(verb, verb + "ing")
+    return candidate("preference", f"Doesn't {verb} anymore", _q(m, text), f"preference:{gerund}", -1)
+
+
+def _b_fav(m: re.Match, text: str) -> Candidate | None:
+    kind = m["kind"].lower()
+    obj = drop_fillers(m["obj"].strip())
+    if not obj or re.match(r"(?:it|that|this|when|how|you|your)\b", obj, I):
+        return None
+    return candidate("preference", f"Favourite {kind} is {third_person(obj)}", _q(m, text), pref_key(obj))
+
+
+def _b_job_feeling(m: re.Match, text: str) -> Candidate | None:
+    verb = m["verb"].lower()
+    polarity = -1 if re.search(r"hate|can't|cannot|dislike|don't", verb) else 1
+    said = {"love": "Loves", "like": "Likes", "enjoy": "Enjoys", "hate": "Hates"}.get(verb, "Dislikes" if polarity < 0 else "Likes")
+    return candidate("preference", f"{said} their {m['what'].lower()}", _q(m, text), f"preference:{m['what'].lower()}", polarity)
+
+
+def _b_afraid(m: re.Match, text: str) -> Candidate | None:
+    if re.match(r"(?:my|the|his|her|their|our|losing|being|failing)\b", m["obj"], I):
+        return None
+    return _pref(m, text, f"Is {m['how'].lower()} of {{obj}}", -1)
+
+
+def _b_identity(m: re.Match, text: str) -> Candidate | None:
+    what = re.sub(r"\s+", " ", m["what"].lower())
+    return candidate("preference", f"Is a {what}", _q(m, text), f"preference:{what}")
+
+
+def _b_fan_here(m: re.Match, text: str) -> Candidate | None:
+    return _pref(m, text, "Is a big fan of {obj}", 1)
+
+
+def _b_used_to(m: re.Match, text: str) -> Candidate | None:
+    """"I used to love X": a taste that has passed."""
+    verb = re.sub(r"\s+", " ", m["verb"].lower())
+    return _pref(m, text, "No longer likes {obj} (used to " + verb + " it)", -1)
+
+
+def _b_not_for_me(m: re.Match, text: str) -> Candidate | None:
+    anymore = re.search(r"anymore|any\s+more|now", m.group(0), I)
+    return _pref(m, text, "No longer likes {obj}" if anymore else "Dislikes {obj}", -1)
+
+
+def _b_gone_off(m: re.Match, text: str) -> Candidate | None:
+    return _pref(m, text, "No longer likes {obj}", -1)
+
+
+def _b_dont_eat(m: re.Match, text: str) -> Candidate | None:
+    return _pref(m, text, f"Does not {m['verb'].lower()} {{obj}}", -1)
+
+
+def _b_no_longer(m: re.Match, text: str) -> Candidate | None:
+    verb = m["verb"].lower()
+    verb = verb + ("es" if verb.endswith(("sh", "ch")) else "s") if " " not in verb else \
+        verb.replace(" ", "s ", 1)
+    return _pref(m, text, f"No longer {verb} {{obj}}", -1)
+
+
+def _b_sane_or_fav(m: re.Match, text: str) -> Candidate | None:
+    obj = re.sub(r"^(?:(?:at|least|got|have|and|but|so|anyway|then|also|i|i've|oh|ok)\s+)+", "", m["obj"], flags=I)
+    if not obj or obj.lower() in ("at", "least", "got", "have"):
+        return None
+    if re.search(r"\b(?:my|the|a|it|this|that|he|she|they|which|at|least|got|have|and|but|so)\b", obj, I) or \
+            re.search(r"\b(?:" + RELATIONS + r")\b", obj, I):
+        return None
+    return _pref(m, text, "Loves {obj}", 1, obj)
+
+
+
+KEEPS = r"(?:sane|calm|going|grounded|alive|together|happy|afloat)"
+
+
+def _b_gross(m: re.Match, text: str) -> Candidate | None:
+    obj = re.sub(r"^(?:(?:but|and|honestly|tbh|ugh|man|god|the|so|like|also|i|think)\s+)+", "", m["obj"], flags=I)
+    if not obj or re.fullmatch(r"(?:it|this|that|he|she|they|which|everything|life|today|work|traffic|weather|it's)", obj, I):
+        return None
+    return _pref(m, text, "Dislikes {obj}", -1, obj)
+
+
+NOT_A_TASTE = re.compile(r"(?:it|this|that|(?:these|those)$|he|she|they|you|who|what|which|there|here|everything|nothing|"
+                         r"(?:my|his|her|their|our|your)\s+(?:[\w-]+\s+)?(?:" + RELATIONS + "|" + PETS + r")s?)\b|(?:" + RELATIONS + r")s?$", I)
+
+
+def _b_fav_colon(m: re.Match, text: str) -> Candidate | None:
+    """"fav thing to fall asleep to: great british bake off"."""
+    kind = re.sub(r"\s+", " ", m["kind"].strip().lower())
+    obj = drop_fillers(m["obj"].strip())
+    if not obj or NOT_A_TASTE.match(obj) or re.match(r"(?:what|who|where|when|how|why|whatever|whichever|anything|idk|none|"
+                                                     r"nothing|depends)\b", obj, I) or re.search(r"\b(?:you|u|your)\b", obj, I) or \
+            re.search(r"\b(?:your|you|his|her|their)\b|\bof\s+(?:the|this|that)\b", kind):
+        return None
+    return candidate("preference", f"Favourite {kind}: {third_person(obj)}", _q(m, text), pref_key(obj))
+
+
+def _b_my_thing(m: re.Match, text: str) -> Candidate | None:
+    """"F1 is basically my whole personality", "spicy food is my love language"."""
+    obj = drop_fillers(m["obj"].strip())
+    if not obj or NOT_A_TASTE.match(obj) or re.search(r"\b(?:" + RELATIONS + r")\b", obj, I) or len(obj.split()) > 4:
+        return None
+    what = re.sub(r"\s+", " ", m["what"].lower())
+    return candidate("preference", f"Loves {third_person(obj)} (their {what})", _q(m, text), pref_key(obj))
+
+
+def _b_cant_handle(m: re.Match, text: str) -> Candidate | None:
+    """"my stomach can't handle spicy food anymore": something given up, on the topic of the old like."""
+    if re.match(r"(?:another|one\s+more|more|any|all|the|this|that|these|those|my|your|his|her|their|our|a|an|people|today|"
+                r"tonight|life|stress|pressure)\b", m["obj"], I):
+        return None
+    anymore = re.match(r"[^,.!?;]{0,15}?\b(?:anymore|any\s+more|now)\b", text[m.end():], I) or "no longer" in m.group(0).lower()
+    return _pref(m, text, "Can't handle {obj}" + (" anymore" if anymore else ""), -1)
+
+
+def _b_got_me_into(m: re.Match, text: str) -> Candidate | None:
+    """"Inès got me into Stardew Valley": a new hobby (the person is kept by the people rules)."""
+    if re.search(r"\b(?:lost|regret\w*|hate\s+it|quit|ruined|scam\w*)\b", text[m.end():m.end() + 40], I) or \
+            re.match(r"(?:trouble|debt|college|school|uni|university|grad\s+school|law\s+school|med\s+school|the\s+(?:program|club|"
+                r"team|class|school|building|party|show|concert|event)|a\s+(?:mess|fight|bind|jam)|hot\s+water|this|that|it)\b",
+                m["obj"], I):
+        return None
+    return _pref(m, text, "Is into {obj}", 1)
+
+
+def _b_not_person(m: re.Match, text: str) -> Candidate | None:
+    """"i'm not a coffee person"."""
+    if m["obj"].lower() in ("people", "morning", "night", "big", "huge", "people's", "nice", "good", "bad", "real"):
+        return None
+    return _pref(m, text, "Is not a {obj} person", -1)
+
+
+def _b_taught_fav(m: re.Match, text: str) -> Candidate | None:
+    """"my grandpa taught me to fish ... it's still my favorite way to spend a saturday"."""
+    what = third_person(re.sub(r"\s+", " ", m["what"].strip()))
+    return _pref(m, text, "Loves to {obj} (favourite " + what + ")", 1)
+
+
+def _b_ruins(m: re.Match, text: str) -> Candidate | None:
+    """"olives ruin every dish they touch"."""
+    if NOT_A_TASTE.match(m["obj"]) or re.match(r"(?:my|our|his|her|their|your|the)\b", m["obj"], I) or \
+            re.search(r"\b(?:" + RELATIONS + r")s?\b", m["obj"], I):
+        return None
+    return _pref(m, text, "Dislikes {obj} (thinks they ruin everything)", -1)
+
+
+LIKE_HEAD = r"\b(?:I'm|I\s+am|I've\s+been|I\s+have\s+been|im|been)\s+"
+PREFERENCE_RULES: list[tuple[re.Pattern[str], Builder]] = [
+    (re.compile(r"\bI\s+(?:no\s+longer|don't|do\s+not)\s+" + ADV + r"(?P<verb>eat|drink|like|watch|play|listen\s+to|do|enjoy|"
+                r"read|use|go\s+to)\s+"
+                r"(?P<obj>[^,.!?;:\n]{1,40}?)\s+(?:anymore|any\s+more)", I), _b_no_longer),
+    (re.compile(r"\bI\s+(?:don't|do\s+not|no\s+longer|can't|cannot|never)\s+(?:really\s+|even\s+|really\s+even\s+)?(?P<verb>run|swim|jog|bike|"
+                r"cycle|climb|dance|paint|draw|knit|skate|surf|ski|game|bake|cook|hike|golf|lift|sing|smoke|vape|drink|party|"
+                r"meditate|journal)\s+(?:anymore|any\s+more|these\s+days)\b", I), _b_stopped_doing),
+    (re.compile(r"\bmy\s+(?:all[- ]time\s+)?(?:fav|fave|favou?rite)\s+(?P<kind>(?:tv\s+)?show|band|singer|artist|movie|film|book|game|"
+                r"video\s+game|food|snack|drink|song|album|anime|podcast|sport|team|author|restaurant|season|place|hobby|dish|"
+                r"cuisine)\s+(?:of\s+all\s+time\s+|ever\s+|right\s+now\s+|atm\s+|lately\s+|these\s+days\s+)?(?:is|has\s+to\s+be|"
+                r"would\s+be|'s)\s+(?:(?:prob|probably|definitely|def|honestly|still|easily|hands\s+down|for\s+sure|just|always)\s+)*"
+                r"(?P<obj>[^,.!?;:\n]{1,40}?)(?=\s*[,.!?;:\n(]|$|\s+(?:lol|lmao|tbh|haha\w*|btw|because|cause|cuz|since|I've|Ive|I\s)\b)", I),
+     _b_fav),
+    (re.compile(r"(?:^|[.!?]\s*)(?:(?:honestly|tbh|ngl|lol|ok|okay|but|also)\s+)*(?P<verb>not\s+(?:a\s+(?:big\s+|huge\s+)?fan\s+of|"
+                r"into|big\s+on))\s+" + OBJ, I), _b_over),
+    (re.compile(r"\bI\s+" + ADV + r"(?P<verb>love|like|enjoy|hate|dislike|can't\s+stand|don't\s+like)\s+my\s+(?P<what>job|work)\b", I),
+     _b_job_feeling),
+    (re.compile(r"\bI(?:'m|\s+am)\s+" + ADV + r"(?P<how>terrified|scared|afraid|frightened)\s+of\s+" + OBJ, I), _b_afraid),
+    (re.compile(r"\b(?:I'm|I\s+am|im)\s+(?:(?:a|an|such\s+a|total|huge|big|massive|real|complete|proud)\s+)+(?P<what>foodie|gamer|bookworm|"
+                r"homebody|introvert|extrovert|cat\s+person|dog\s+person|gym\s+rat|coffee\s+snob|plant\s+(?:mom|dad|parent)|"
+                r"dog\s+(?:mom|dad)|cat\s+(?:mom|dad)|book\s+nerd|movie\s+buff|film\s+buff|sneakerhead|anime\s+fan)\b", I), _b_identity),
+    (re.compile(r"(?:^|[.!?,]\s*)(?:(?:a|such\s+a|total|huge|big|massive|die-?hard)\s+)+(?P<obj>[\w-]+(?:\s[\w-]+)?)\s+(?:fan|stan|nerd)"
+                r"\s+here\b", I), _b_fan_here),
+    (re.compile(r"\bI\s+used\s+to\s+(?P<verb>love|like|enjoy|adore|be\s+(?:obsessed\s+with|into|(?:a\s+)?(?:big\s+|huge\s+)?fan\s+of))\s+"
+                + OBJ + r"(?=[^.!?;\n]*\b(?:but|now|anymore|any\s+more|not\s+anymore)\b)", I), _b_used_to),
+    (re.compile(r"(?:^|[.!?]\s*|\b(?:but|honestly|tbh|and)\s+)(?P<obj>[\w' -]{2,30}?)\s+(?:just\s+|really\s+|honestly\s+)?(?:isn't|is\s+not|aren't|"
+                r"are\s+not)\s+(?:really\s+)?(?:for\s+me|my\s+thing|my\s+jam|my\s+vibe)(?:\s+(?:anymore|any\s+more|now))?", I), _b_not_for_me),
+    (re.compile(r"\bI\s+no\s+longer\s+(?P<verb>eat|drink|like|watch|play|listen\s+to|do|enjoy)\s+" + OBJ, I),
+     _b_no_longer),
+    (re.compile(r"\bI(?:'ve|\s+have)?\s+(?:totally\s+|kind\s+of\s+|kinda\s+|completely\s+)?(?:gone\s+off|gotten\s+sick\s+of|"
+                r"fallen\s+out\s+of\s+love\s+with|lost\s+interest\s+in|grown\s+out\s+of|outgrown)\s+" + OBJ, I), _b_gone_off),
+    (re.compile(r"(?:\bI\s+|(?:^|[,;:]\s*))(?:don't|do\s+not|never|can't|cannot)\s+(?P<verb>eat|drink)\s+" + OBJ, I), _b_dont_eat),
+    (re.compile(r"\bI(?:'ve|\s+have)?\s+never\s+(?:really\s+)?(?P<verb>liked|enjoyed|been\s+(?:a\s+fan\s+of|into|big\s+on))\s+" + OBJ, I),
+     _b_dislike),
+    (re.compile(r"(?:going\s+to|have|got|heading\s+to|off\s+to)\s+(?:my\s+|the\s+|a\s+)?(?P<obj>[\w-]+\s+(?:class|classes|lessons?|"
+                r"practice|club|session|group|league|rehearsal|training|meetup))\b[^.!?]{0,40}?,?\s*(?:and\s+)?I\s+(?:really\s+|"
+                r"absolutely\s+|just\s+|honestly\s+|genuinely\s+)*(?:love|enjoy|adore)\s+(?:it|them|that)\b", I), _b_like_it),
+    (re.compile(r"(?:^|[.!?]\s*)(?P<obj>[A-Za-z][\w' -]{2,30}?)\?\s*(?:no\s+thanks|hard\s+pass|no\s+way|never|nope|not\s+for\s+me|"
+                r"ew+|yuck|absolutely\s+not|pass)\b", I), _b_dislike),
+    (re.compile(r"\bI\s+(?:just\s+|really\s+)?(?:can't|cannot|could\s+never)\s+(?P<verb>watch|eat|listen\s+to|drink|read|stomach)\s+"
+                + OBJ, I), _b_cant),
+    (re.compile(r"\bI(?:'m|\s+am|'ve\s+been|\s+have\s+been)?\s*(?:feeling|feel|felt)\s+(?:(?:pretty|so|really|kinda|a\s+bit|"
+                r"a\s+little|super|very)\s+)*(?P<mood>down|low|blue|off|sad|lost|stuck|flat|numb)\b", I), _b_mood_feel),
+    (re.compile(r"\bI\s+" + ADV + r"(?P<verb>hate|dislike|despise|loathe|detest|can't\s+stand|cannot\s+stand|"
+                r"don't\s+(?:really\s+)?(?:like|enjoy|love)|do\s+not\s+like|can't\s+do|am\s+not\s+into)\s+" + OBJ, I),
+     _b_dislike),
+    (re.compile(LIKE_HEAD + ADV + r"(?P<verb>over|sick\s+of|tired\s+of|done\s+with|fed\s+up\s+with|bored\s+(?:of|with)|"
+                r"not\s+(?:a\s+(?:big\s+|huge\s+)?fan\s+of|into|big\s+on))\s+" + OBJ, I), _b_over),
+    (re.compile(r"\b(?P<obj>[\w-]+)\s+(?P<sense>tastes?|smells?)\s+(?:(?:exactly|just|literally|basically|kinda)\s+)*"
+                r"like\s+(?P<what>soap|dirt|cardboard|garbage|trash|feet|medicine|metal|chemicals|plastic|nothing|"
+                r"sweat|grass|perfume|rubber|poison|death|dish\s?water|bleach|mud)\b", I), _b_taste),
+    (re.compile(r"\bI(?:'ve|\s+have)?\s+(?:(?:finally|officially|just|recently|completely|totally)\s+)*"
+                r"(?:quit|gave\s+up(?:\s+on)?|given\s+up(?:\s+on)?|stopped|cut\s+out|kicked)\s+"
+                r"(?P<ger>(?:drinking|eating|smoking|playing|doing|watching|going\s+to|using|vaping)\s+)?" + OBJ, I),
+     _b_quit),
+    (re.compile(r"(?:^|[.!?]\s*)(?:(?:so|well|welp|yeah|update|ok|also)[:,]?\s+)?(?:finally\s+|officially\s+)?(?:quit|gave\s+up(?:\s+on)?|cut\s+out|kicked)\s+"
+                r"(?P<ger>(?:drinking|eating|smoking|playing|doing|watching|going\s+to|using|vaping)\s+(?!cold\s+turkey))?" + OBJ
+                + r"(?=\s+(?:cold\s+turkey\s+)?(?:last\s+(?:week|month|year)|\w+\s+(?:weeks?|months?|years?)\s+ago|a\s+while\s+ago|recently|for\s+good|"
+                r"this\s+(?:year|month))\b)", I), _b_quit),
+    (re.compile(r"\bI\s+" + ADV + r"(?P<verb>love|adore|like|enjoy)\s+" + OBJ, I), _b_like_verb),
+    (re.compile(LIKE_HEAD + ADV + r"(?P<verb>obsessed\s+with|hooked\s+on|addicted\s+to|into|loving|in\s+love\s+with|"
+                r"crazy\s+about|mad\s+about|a\s+(?:big\s+|huge\s+|massive\s+)?fan\s+of|big\s+on)\s+" + OBJ, I), _b_into),
+    (re.compile(r"\b(?:I'm|I\s+am|im)\s+(?:(?:such|totally|so|definitely|a|an|huge|big|total|massive|really)\s+)*"
+                r"(?P<obj>[\w-]+(?:\s[\w-]+)?)\s+(?:person|fan|lover|addict|nerd|junkie|fanatic)\b", I), _b_person),
+    (re.compile(r"\b(?:I've\s+got|I\s+have\s+got|I\s+have|got)\s+(?:my\s+)?(?P<obj>\w+ing|\w+)\s*(?:tonight|today|later|"
+                r"tomorrow|this\s+\w+)?\s*,?\s*(?:and\s+)?(?:it's|it\s+is|that's|which\s+is)\s+(?:\w+\s+){0,2}?"
+                r"(?:the\s+only\s+thing\s+keeping\s+me\s+" + KEEPS + r"|what\s+keeps\s+me\s+" + KEEPS + r"|my\s+happy\s+place|"
+                r"my\s+therapy|my\s+lifeline|the\s+best\s+part\s+of\s+my\s+\w+)", I), _b_sane),
+    (re.compile(r"(?:^|(?<=[,.!?;])\s*|\b(?:but|and|honestly|tbh|ugh|man|god)\s+)(?P<obj>[\w-]+(?:\s[\w-]+)?)\s+(?:is|are)\s+"
+                r"(?:(?:so|honestly|literally|just|absolutely|truly|genuinely|kinda|pretty)\s+)*(?P<how>disgusting|gross|revolting|"
+                r"vile|nasty|the\s+worst|unbearable|overrated|awful|horrible)\b", I), _b_gross),
+    (re.compile(r"\b(?P<obj>[\w-]+(?:\s[\w-]+)?)\s+(?:is|keeps)\s+(?:\w+\s+){0,2}?(?:the\s+only\s+thing\s+keeping\s+me\s+"
+                + KEEPS + r"|keeps\s+me\s+" + KEEPS + r"|my\s+happy\s+place|my\s+therapy|my\s+(?:whole\s+)?life|my\s+everything|life(?=\s*(?:[.!?,;]|$))|bae\b|my\s+"
+                r"(?:favou?rite|fav|fave)\s+(?:thing|food|show|band|song|game|hobby|sport|book|movie|snack|drink))\b", I),
+     _b_sane_or_fav),
+    (re.compile(r"\bmy\s+(?P<obj>[\w-]+(?:\s[\w-]+)?)\s*,?\s*(?:they're|they\s+are|it's|it\s+is|which\s+(?:is|are))\s+(?:\w+\s+){0,2}?"
+                r"(?:what\s+keeps?\s+me\s+" + KEEPS + r"|the\s+only\s+thing\s+keeping\s+me\s+" + KEEPS + r"|my\s+happy\s+place|"
+                r"my\s+therapy|my\s+lifeline)", I), _b_sane_or_fav),
+    (re.compile(r"(?:^|[.!?,]\s*)(?:(?:a\s+)?(?:big|huge|massive)\s+fan\s+of|obsessed\s+with|really\s+into)\s+" + OBJ, I), _b_sane_or_fav),
+    (re.compile(r"\b(?P<obj>[\w-]+(?:\s[\w-]+)?)\s+(?:always\s+|really\s+|just\s+)?(?:fixes\s+my\s+mood|makes\s+me\s+(?:so\s+)?happy|"
+                r"makes\s+my\s+day|calms\s+me\s+down|cheers\s+me\s+up|is\s+my\s+escape|clears\s+my\s+head)", I), _b_sane_or_fav),
+    (re.compile(r"\b(?P<obj>[\w-]+(?:\s[\w-]+)?)\s+(?:tonight|today|later|tomorrow|this\s+\w+)\s*[,-]?\s*(?:it's\s+|which\s+is\s+)?"
+                r"(?:(?:honestly|literally|genuinely|easily|always|basically)\s+)?(?:my|the)\s+(?:favou?rite|best)\s+part\s+of\s+"
+                r"(?:my|the)\s+(?:week|day|month)", I), _b_sane_or_fav),
+]
+
+
+MY_THING = (r"(?:whole|entire)\s+personality|personality\s+trait|love\s+language|religion|roman\s+empire|comfort\s+(?:show|food|"
+            r"movie|film|game|book|podcast|anime|series|meal|snack|watch|album)|guilty\s+pleasure|weakness|kryptonite|"
+            r"therapy|happy\s+place|safe\s+space|(?:favou?rite|fav|fave)\s+thing\s+(?:ever|in\s+the\s+world)")
+PREFERENCE_RULES += [
+    (re.compile(r"(?:^|[.!?]\s*|\b(?:my|and|also|but|so)\s+)(?:(?:all[- ]time|current|new)\s+)?(?:fav|fave|favou?rite)\s+"
+                r"(?P<kind>[a-z][\w'-]*(?:\s+[\w'-]+){0,6}?)\s*(?:rn\s*|atm\s*|right\s+now\s*|of\s+all\s+time\s*)?[:=]\s*"
+                r"(?P<obj>[^,.!?;:\n(]{2,50}?)(?=\s*[,.!?;\n(]|$|\s+(?:lol|lmao|tbh|btw|because|cuz|haha\w*)\b)", I), _b_fav_colon),
+    (re.compile(r"(?:^|[.!?,;]\s*|\b(?:and|but|so|honestly|tbh|ngl|also)\s+)(?P<obj>[\w'&-]+(?:\s+[\w'&-]+){0,3}?)\s+(?:is|are)\s+"
+                r"(?:(?:basically|literally|honestly|just|pretty\s+much|kinda|lowkey|truly|genuinely|officially|still|always|"
+                r"forever|simply|definitely|def)\s+)*my\s+(?P<what>" + MY_THING + r")\b", I), _b_my_thing),
+    (re.compile(r"\b(?:I|my\s+(?:stomach|body|gut|skin|system))\s+(?:just\s+|really\s+|honestly\s+|literally\s+)?(?:can't|cannot|can\s+no\s+longer|"
+                r"couldn't)\s+(?:really\s+|even\s+)?(?:handle|tolerate|digest|stomach)\s+" + OBJ, I), _b_cant_handle),
+    (re.compile(r"\b(?:got|gets|getting|finally\s+got)\s+me\s+(?:hooked\s+on|into|obsessed\s+with|addicted\s+to)\s+" + OBJ, I), _b_got_me_into),
+    (re.compile(r"\bmy\s+(?:go-to|comfort|current|forever)\s+(?P<kind>(?:comfort\s+)?(?:show|movie|film|food|meal|snack|song|album|game|book|"
+                r"podcast|drink|order|karaoke\s+song|series|anime|artist|band))\s+(?:is|has\s+to\s+be|will\s+always\s+be|=|:)\s+"
+                r"(?P<obj>[^,.!?;:\n(]{2,50}?)(?=\s*[,.!?;\n(]|$|\s+(?:lol|lmao|tbh|btw|because|cuz|haha\w*|and\s+I)\b)", I), _b_fav_colon),
+    (re.compile(r"\bI\s+(?:(?:could|would)\s+(?:honestly\s+|literally\s+|happily\s+|seriously\s+)*(?:eat|drink|live\s+on|listen\s+to|"
+                r"watch|play|read)|will\s+never\s+get\s+tired\s+of|never\s+get\s+tired\s+of)\s+" + OBJ
+                + r"(?=\s+(?:every\s+(?:day|single\s+day|night|meal)|forever|all\s+day|for\s+every\s+meal|on\s+repeat|24/7)|"
+                r"[^.!?;]*\b(?:never\s+get\s+tired|never\s+gets\s+old))", I), _b_like_it),
+    (re.compile(r"\bI(?:'m|\s+am)\s+(?:just\s+|really\s+|honestly\s+|definitely\s+)?not\s+(?:a|an|really\s+a|much\s+of\s+a)\s+"
+                r"(?P<obj>[\w-]+(?:\s[\w-]+)?)\s+(?:person|fan|guy|girl|gal|lover)\b", I), _b_not_person),
+    (re.compile(r"\b(?:taught|showed)\s+me\s+(?:how\s+)?to\s+" + OBJ + r"[^.!?;]{0,60}?\b(?:it's|its|it\s+is|that's|it\s+became|it's\s+become)\s+"
+                r"(?:(?:still|now|honestly|literally|basically|kinda)\s+)*my\s+(?:favou?rite|fav|fave)\s+"
+                r"(?P<what>(?:way|thing|hobby|part)\b[^,.!?;\n]{0,40}?)(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|lol)\b)", I), _b_taught_fav),
+    (re.compile(r"(?:^|[.!?,]\s*|\b(?:but|honestly|tbh|ngl|and)\s+)(?P<obj>[\w-]+(?:\s[\w-]+)?)\s+(?:just\s+|literally\s+|always\s+)?"
+                r"(?:ruin|ruins)\s+(?:every|any|literally\s+every|the\s+whole)\s+(?:dish|meal|pizza|salad|sandwich|burger|food|recipe|"
+                r"drink|dessert|cake|soup|movie|show|song|book|game|thing)s?\b", I), _b_ruins),
+]
+
+
+# ---------------------------------------------------------------- people and pets
+
+REL_LEAD = (r"(?i:\b(?:my|our)\s+(?:(?:older|younger|little|big|baby|twin|new|old|dear|sweet|elderly|senior|rescue|"
+            r"black|white|orange|grey|gray|fluffy|tiny|golden)\s+)*)")
+NAME = r"(?P<name>[A-ZÀ-Ö][a-zß-öø-ÿ]+(?:-[A-Z][a-z]+)?)(?![\w'’]\w|[\w])"
+TIME_TAIL = re.compile(r"\s+(?:this|last)\s+(?:week|month|year)$|\s+(?:lately|recently|today|yesterday)$", I)
+NOT_NAMES = frozenset("Mom Mum Dad Mother Father Grandma Grandpa Sis Bro God Jesus Monday Tuesday Wednesday "
+                      "Thursday Friday Saturday Sunday January February March April June July August September "
+                      "October November December Christmas Easter I".split())
+
+
+def _predicate(rest: str) -> str:
+    rest = re.split(r"[,;:]|\s+(?:and|but|so|because|cause|though)\s+(?:(?:now|then|also|still)\s+)?(?:I|I'm|im|I've|it|we)\b|\s+-\s",
+                    rest, flags=I)[0]
+    rest = TIME_TAIL.sub("", drop_fillers(rest.strip()))
+    return third_person(rest).strip()
+
+
+def _b_named(m: re.Match, text: str) -> Candidate | None:
+    name, rel, rest = m["name"], m["rel"].lower(), m["rest"] or ""
+    if name in NOT_NAMES or rest.startswith(("'", "’")):
+        return None
+    if re.match(r"\s+and\s+I\b", rest):
+        return candidate("relationship", f"{rel} {name}", _q(m, text), f"relationship:{name.lower()}")
+    if re.fullmatch(PETS, rel, I):
+        age = re.search(rf"\b{name}\s+(?:just\s+)?(?:turned|is|turns)\s+(?P<age>\d{{1,2}})\b", text)
+        label = f"{age['age']}-year-old {rel}" if age else rel
+        art = "an" if label[0] in "aeiou8" or label.startswith(("11-", "18-")) else "a"
+        pred = "" if age else _predicate(rest)
+        content = f"Has {art} {label} named {name}" + (f" ({pred})" if pred and len(pred.split()) <= 8 else "")
+    else:
+        pred = _predicate(rest)
+        content = f"{rel} {name}" + (f" {pred}" if pred and len(pred.split()) <= 12 else "")
+    return candidate("relationship", content, _q(m, text), f"relationship:{name.lower()}")
+
+
+def _b_breakup(m: re.Match, text: str) -> Candidate | None:
+    name = m["name"]
+    if name in NOT_NAMES:
+        return None
+    said = m.group(0).lower()
+    off = re.search(r"\b(?:called|broke)\s+off\s+(?:the|our)\s+(?P<w>engagement|wedding)", said)
+    content = (f"{name} called off the {off['w']} (no longer together)" if off else
+               f"Getting divorced from {name}" if "getting divorced" in said else f"Divorced {name}" if "divorc" in said
+               else f"Separated from {name}" if "separat" in said else f"Broke up with {name}")
+    return candidate("relationship", content, _q(m, text), f"relationship:{name.lower()}", -1)
+
+
+COUPLE = re.compile(r"\banniversary|\bdating\b|\btogether\s+for\b|\bengaged\b|\bhoneymoon|\bmoved\s+in\s+together|"
+                    r"\b(?:he|she)(?:'s|\s+is)\s+the\s+one\b|\bboyfriend\b|\bgirlfriend\b|\bhusband\b|\bwife\b|\bpartner\b|"
+                    r"\bfianc|\bmarried\b", I)
+
+
+def _b_couple(m: re.Match, text: str) -> Candidate | None:
+    name = m["name"]
+    if name in NOT_NAMES or not COUPLE.search(text) or re.search(r"broke\s+up|split|divorc", text, I):
+        return None
+    one = re.search(r"\b(?P<p>he|she|they)(?:'s|\s+is|\s+are)\s+the\s+one\b", text, I)
+    note = f" (thinks {one['p'].lower()}'s the one)" if one else ""
+    return candidate("relationship", f"In a relationship with {name}{note}", _q(m, text),
+                     f"relationship:{name.lower()}")
+
+
+def _b_new_pet(m: re.Match, text: str) -> Candidate | None:
+    name, rel = m["name"], m["rel"].lower()
+    if name in NOT_NAMES:
+        return None
+    art = "an" if rel[0] in "aeiou" else "a"
+    return candidate("relationship", f"Has {art} {rel} named {name}", _q(m, text), f"relationship:{name.lower()}")
+
+
+def _b_relative_news(m: re.Match, text: str) -> Candidate | None:
+    rel, pred = m["rel"].lower(), third_person(drop_fillers(re.sub(r"^['’]s\s+", "is ", m["pred"].strip())))
+    return candidate("relationship", f"{rel} {pred}", _q(m, text), f"relationship:{rel}")
+
+
+LIFE_NEWS = (r"(?:just\s+|recently\s+|finally\s+)?(?:(?:was|got|has\s+been|is|just\s+got)\s+(?:just\s+|recently\s+|finally\s+)?"
+             r"(?:diagnosed|hospitali[sz]ed|admitted|fired|laid\s+off|married|engaged|divorced|pregnant|sick|ill|"
+             r"in\s+(?:the\s+)?hospital|in\s+the\s+ER|deployed)|passed\s+away|died|passed|had\s+(?:a|her|their)\s+baby|gave\s+birth|"
+             r"got\s+(?:married|engaged|divorced|sick|diagnosed|fired|laid\s+off)|is\s+(?:pregnant|sick|really\s+sick|"
+             r"in\s+(?:the\s+)?hospital)|has\s+(?:cancer|dementia|covid|alzheimer's)|started\s+chemo|was\s+diagnosed|"
+             r"moved\s+(?:away|out)|is\s+moving\s+away|lost\s+(?:her|his|their)\s+job|retired|had\s+surgery|"
+             r"has\s+(?:autism|adhd|asthma|diabetes|epilepsy|anxiety|depression|a\s+disability|special\s+needs|ms|long\s+covid|"
+             r"parkinson's|a\s+heart\s+condition)|is\s+(?:autistic|disabled)|(?:is\s+moving|moved|is\s+relocating)\s+to\s+[A-Z][\w'-]+|"
+             r"(?:just\s+)?started\s+(?:college|school|kindergarten|preschool|daycare|high\s+school|middle\s+school|uni|university|"
+             r"a\s+new\s+job|chemo|therapy)|got\s+into\s+[A-Z][\w'-]+|is\s+(?:getting\s+married|having\s+a\s+baby|expecting))")
+PEOPLE_RULES: list[tuple[re.Pattern[str], Builder]] = [
+    (re.compile(NAME + r"\s+(?i:and\s+I)\s+(?i:(?:just\s+|finally\s+|officially\s+)?(?:broke\s+up|split(?:\s+up)?|"
+                r"separated|are\s+done|called\s+it\s+quits|got\s+divorced|are\s+over|ended\s+things|"
+                r"are\s+(?:getting\s+divorced|splitting\s+up|breaking\s+up|separating|taking\s+a\s+break)))"), _b_breakup),
+    (re.compile(r"(?i:\bI\s+(?:just\s+|finally\s+)?(?:broke\s+up\s+with|dumped|divorced|split\s+(?:up\s+)?with)\s+)"
+                + NAME), _b_breakup),
+    (re.compile(NAME + r"\s+(?i:(?:just\s+)?(?:broke\s+up\s+with|dumped)\s+me)\b"), _b_breakup),
+    (re.compile(NAME + r"\s+(?i:(?:just\s+|officially\s+)?(?:called|broke)\s+off\s+(?:the|our)\s+(?:engagement|wedding))\b"), _b_breakup),
+    (re.compile(REL_LEAD + r"(?i:(?P<rel>" + RELATIONS + "|" + PETS + r"))\s*,?\s+(?:named\s+|called\s+)?" + NAME
+                + r"(?P<rest>[^.!?;\n]*)"), _b_named),
+    (re.compile(NAME + r"\s+(?i:and\s+I)\b"), _b_couple),
+    (re.compile(r"(?i:\bI(?:'m|\s+am)\s+(?:dating|seeing|engaged\s+to|married\s+to))\s+" + NAME), _b_couple),
+    (re.compile(REL_LEAD + r"(?i:(?P<rel>" + RELATIONS + r"))(?:\s+|(?=['’]s\s))(?P<pred>(?i:(?:is|['’]s|works\s+as)\s+(?:a|an)\s+(?:[\w-]+\s+){0,2}?"
+                r"(?:" + JOBS + r")|works\s+(?:at|for)\s+[A-Z][\w'&-]*(?:\s+[A-Z][\w'&-]*)*))\b"), _b_relative_news),
+    (re.compile(r"(?i:\b(?:adopted|got|rescued|brought\s+home|have)\s+(?:a|an|our|my)\s+(?:new\s+)?(?:[\w-]+\s+)?)(?P<rel>(?i:" + PETS
+                + r"))\b[^.!?]{0,40}?[.!?]*\s*(?i:(?:her|his|its|their)\s+name\s+is|named|called)\s+" + NAME), _b_new_pet),
+    (re.compile(REL_LEAD + r"(?i:(?P<rel>" + RELATIONS + r"))\s+(?P<pred>(?i:" + LIFE_NEWS + r")[^,.!?;\n]*?)"
+                r"(?=\s*(?:[,.!?;]|$)|\s+(?i:and\s+I|so|but)\b)"), _b_relative_news),
+]
+
+# ---------------------------------------------------------------- moods
+
+GERUNDS = {"moved": "moving", "started": "starting", "lost": "losing", "left": "leaving", "got": "getting",
+           "changed": "changing", "switched": "switching", "graduated": "graduating", "came": "coming",
+           "broke": "breaking", "quit": "quitting", "began": "beginning", "had": "having"}
+
+
+def _reason(sentence: str) -> str:
+    other = re.search(r"\b(?:ever\s+)?since\s+(?P<who>my\s+[^,.!?;]{3,40}?)(?=\s+I(?:'ve|\s+have|'m)\b|[,.!?;]|$)", sentence, I)
+    if other:
+        return "since " + third_person(drop_fillers(other["who"]))
+    found = re.search(r"\b(?:ever\s+)?since\s+I\s+(?P<v>\w+)(?P<r>[^,.!?;]*?)(?=\s+I(?:'ve|\s+have|'m)\b|[,.!?;]|$)",
+                      sentence, I)
+    if found:
+        verb = found["v"].lower()
+        rest = third_person(drop_fillers(found["r"]))
+        return f"since {GERUNDS[verb]}{' ' + rest if rest else ''}" if verb in GERUNDS else \
+            f"since they {verb} {rest}".strip()
+    event = re.search(r"\b(?:ever\s+)?since\s+(?P<e>(?:the|our|this|that|all\s+the)\s+[^,.!?;]{3,30}?)(?=\s+(?:and|but|so|lol)\b|[,.!?;]|$)",
+                      sentence, I)
+    if event:
+        return "since " + third_person(drop_fillers(event["e"]))
+    cause = re.search(r"\b(?:because\s+of|because|about|with|over)\s+(?P<c>[^,.!?;]{3,40})", sentence, I)
+    if cause and re.match(r"(?:it|that|this|them|him|her)\b", cause["c"], I):
+        return ""
+    return f"about {third_person(drop_fillers(cause['c']))}" if cause else ""
+
+
+LIGHT_MOODS = frozenset("nervous worried frustrated upset antsy restless jealous panicky on edge".split(" "))
+WEIGHTY = re.compile(r"\b(?:" + RELATIONS + "|" + PETS + r")s?\b|\b(?:work|job|boss|career|school|class|exam|test|interview|surgery|"
+                     r"diagnos\w*|results?|appointment|move|moving|wedding|merger|layoffs?|laid\s+off|money|rent|bills|health|"
+                     r"doctor|hospital|court|visa|deadline|thesis|presentation|review|promotion|future|life|kids?|baby|pregnan\w*)\b", I)
+
+
+def _b_mood(m: re.Match, text: str) -> Candidate | None:
+    mood = re.sub(r"\s+", " ", m["mood"].lower())
+    if mood in LIGHT_MOODS and not WEIGHTY.search(text):
+        return None  # "so frustrated with this crossword" is the day's chit-chat
+    if mood == "alone" and not re.search(r"\bfeel|felt\b", m.group(0), I):
+        return None
+    start = max(text.rfind(c, 0, m.start()) for c in ".!?\n") + 1
+    ends = [i for i in (text.find(c, m.end()) for c in ".!?\n") if i >= 0]
+    reason = _reason(text[start:min(ends) if ends else len(text)])
+    if re.search(r"\babout\s+(?:you|u)\b", reason, I):
+        return None  # "worried about you lol" is about the companion
+    content = f"Feels {mood}" + (f" {reason}" if reason else "")
+    return candidate("mood", content, _q(m, text), "relationship:mood")
+
+
+MOOD_RULES: list[tuple[re.Pattern[str], Builder]] = [
+    (re.compile(r"(?:\bI(?:(?:'ve|\s+have)\s+been(?:\s+feeling)?|(?:'ve|\s+have)?\s*(?:feel|felt|feeling)|'m(?:\s+feeling)?|"
+                r"\s+am(?:\s+feeling)?)|(?:^|[.!?,]\s*)(?:(?:honestly|lately|tbh|ngl)\s+)?(?:been\s+feeling|been|feeling))\s+"
+                r"(?:(?:so+|really|pretty|very|kind\s+of|kinda|super|incredibly|extremely|a\s+bit|a\s+little|quite|"
+                r"honestly|genuinely|just|constantly|always|lately|completely|totally|way|more|even|a\s+lot|lowkey|"
+                r"highkey|beyond|absolutely|utterly|seriously|insanely|crazy|hella|mega|all)\s+)*(?P<mood>" + MOODS + r")\b", I),
+     _b_mood),
+    (re.compile(r"\bI(?:'ve|\s+have)\s+(?:(?:just|really|honestly|genuinely|lowkey|always|literally)\s+)+been\s+"
+                r"(?:(?:so+|really|pretty|very|kind\s+of|kinda|super|incredibly|extremely|a\s+bit|a\s+little|quite|"
+                r"honestly|genuinely|constantly|completely|totally|way)\s+)*(?P<mood>" + MOODS + r")\b", I),
+     _b_mood),
+]
+
+for _table in (PREFERENCE_RULES, PEOPLE_RULES, MOOD_RULES):
+    loosen_table(_table)

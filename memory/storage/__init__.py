@@ -1,0 +1,15 @@
+"""Where memories live: the encrypted SQLite file, the memory store, transcripts, vectors, forgetting."""
+from memory.storage.database import Database
+from memory.storage.forgetting import ForgetReceipt, forget, forget_all
+from memory.storage.repair import Consistency
+from memory.storage.repair import repair as repair_index
+from memory.storage.sqlcipher import DatabaseError, DbKey, OperationalError, checkpoint, connect
+from memory.storage.store import MAX_CONTENT, MemoryStore, new_id
+from memory.storage.transcript import Transcript
+from memory.storage.vectors import ProgressFn, ensure_model
+
+__all__ = [
+    "MAX_CONTENT", "Consistency", "Database", "DatabaseError", "DbKey", "ForgetReceipt", "MemoryStore",
+    "OperationalError", "ProgressFn", "Transcript", "checkpoint", "connect", "ensure_model", "forget", "forget_all",
+    "new_id", "repair_index",
+]
