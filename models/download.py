@@ -18,7 +18,7 @@ import urllib.error
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, BinaryIO, Callable
 from urllib.parse import urlsplit
 
 from models.errors import ModelError
@@ -214,24 +214,39 @@ def _fetch_into(url: str, part: Path, expected: Expected, policy: DownloadPolicy
         with open(part, "r+b" if start and part.exists() else "wb") as out:
             out.seek(start)
             out.truncate()
-            try:
-                while chunk := response.read(_CHUNK):
-                    out.write(chunk)
-                    done += len(chunk)
-                    if total is not None and done > total:
-                        raise ModelError(f"The server sent more than the {total} bytes of {part.stem}.")
-                    meter.update(done)
-                    if is_cancelled(cancel):
-                        raise DownloadCancelled(f"The download of {part.stem} was cancelled.")
-            except (socket.timeout, TimeoutError):
-                raise _Transient(f"the transfer stalled (no data for {policy.timeout_s:g} s)") from None
-            except (OSError, http.client.HTTPException) as e:
-                raise _Transient(f"the connection dropped ({type(e).__name__})") from None
-            finally:
-                out.flush()
-                os.fsync(out.fileno())
+            while chunk := _read(response, policy.timeout_s):
+                _write(out, chunk, part)
+                done += len(chunk)
+                if total is not None and done > total:
+                    raise ModelError(f"The server sent more than the {total} bytes of {part.stem}.")
+                meter.update(done)
+                if is_cancelled(cancel):
+                    raise DownloadCancelled(f"The download of {part.stem} was cancelled.")
+            _write(out, b"", part, sync=True)
     if total is not None and done < total:
         raise _Transient(f"the connection closed after {done} of {total} bytes")
+
+
+def _read(response: http.client.HTTPResponse, timeout_s: float) -> bytes:
+    """The next piece of the body; a stall or a dropped connection is worth a retry."""
+    try:
+        return response.read(_CHUNK)
+    except (socket.timeout, TimeoutError):
+        raise _Transient(f"the transfer stalled (no data for {timeout_s:g} s)") from None
+    except (OSError, http.client.HTTPException) as e:
+        raise _Transient(f"the connection dropped ({type(e).__name__})") from None
+
+
+def _write(out: BinaryIO, data: bytes, part: Path, sync: bool = False) -> None:
+    """Append to the partial file; a disk error is the user's to fix, not a reason to retry."""
+    try:
+        out.write(data)
+        if sync:
+            out.flush()
+            os.fsync(out.fileno())
+    except OSError as e:
+        raise ModelError(f"The download could not be written to {part} ({e.strerror or e}). "
+                         "Free some disk space or check that the data folder is writable.") from None
 
 
 def _verify_and_place(part: Path, dest: Path, expected: Expected) -> None:
