@@ -226,11 +226,7 @@ class _StampFile:
         self.path = path
 
     def _load(self) -> dict:
-        try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return {}
-        return data if isinstance(data, dict) else {}
+        return read_json_object(self.path)
 
     def lookup(self, file: Path, bundled: BundledFile) -> ResolvedFile | None:
         """The file as verified before, if its stamp still matches its pin, size and mtime."""
@@ -253,6 +249,15 @@ class _StampFile:
             _write_atomic(self.path, json.dumps(data, indent=2).encode("utf-8"))
         except OSError:
             pass  # only a cache: the next start verifies again
+
+
+def read_json_object(path: Path) -> dict:
+    """The JSON object stored at `path`, or {} if it is missing, unreadable or not an object."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
 
 
 def _write_atomic(path: Path, data: bytes) -> None:
@@ -468,3 +473,8 @@ def _human_size(size: int) -> str:
             return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
         size /= 1000
     return f"{size} B"
+
+
+# Public names for the downloader (models/library.py, models/download.py).
+write_atomic = _write_atomic
+human_size = _human_size
