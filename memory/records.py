@@ -68,6 +68,7 @@ class Candidate:
     event_date: date | None = None
     topic: str | None = None
     polarity: int = 1
+    change: float = 0.0  # how sure the trained extractor is that this states a change ("no longer", 调到)
 
 
 @dataclass

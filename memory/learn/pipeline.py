@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from memory.learn import model_extract, reconcile
+from memory.learn.classifier import shipped_extractor
+from memory.learn.clause_memory import clause_candidates
 from memory.learn.guard import instruction_reason, unfinished_reason
 from memory.learn.rules.candidates import extract_candidates
 from memory.learn.validate import validate
@@ -59,10 +61,12 @@ class MemoryPipeline:
     message, the two are read as one, so an instruction split over turns meets the guard whole.
     """
 
-    def __init__(self, store: MemoryStore, completer: Completer | None = None, thresholds: Thresholds = Thresholds()):
+    def __init__(self, store: MemoryStore, completer: Completer | None = None, thresholds: Thresholds = Thresholds(),
+                 use_trained: bool = True):
         self.store = store
         self.completer = completer
         self.thresholds = thresholds
+        self.trained = shipped_extractor() if use_trained else None
 
     def process(self, user_text: str, assistant_text: str | None, today: date, *, session_id: str | None = None,
                 message_id: str | None = None, dry_run: bool = False,
@@ -77,12 +81,14 @@ class MemoryPipeline:
             result.rejected.append(Rejection(_excerpt(user_text), f"too long to learn from ({len(user_text)} "
                                                                      f"characters; at most {MAX_LEARN_CHARS})"))
             return result
-        attack = instruction_reason(user_text)
+        attack = instruction_reason(user_text) or self._classifier_attack(user_text)
         refused = f"message rejected: {attack}" if attack else unfinished_reason(user_text)
         if refused:  # the model is not even asked: an attack never reaches extraction as input
             result.rejected.append(Rejection(_excerpt(user_text), refused))
             return result
         candidates = extract_candidates(user_text, assistant_text, today)
+        if self.trained is not None:
+            candidates += clause_candidates(self.trained, user_text, today, _quoted_spans(user_text, candidates))
         candidates += self._model_candidates(user_text, assistant_text, result)
         accepted, rejected = validate(candidates, user_text, assistant_text, today,
                                       self.thresholds.min_confidence, self.thresholds.min_importance)
@@ -90,6 +96,13 @@ class MemoryPipeline:
         for cand in _dedupe(accepted):
             self._reconcile(cand, today, session_id, message_id, dry_run, result)
         return result
+
+    def _classifier_attack(self, text: str) -> str | None:
+        """The trained attack head's verdict, as a reason, when it calls the message an instruction."""
+        if self.trained is None:
+            return None
+        p = self.trained.attack_score(text)
+        return f"reads as an instruction to the companion (classifier {p:.2f})" if p >= self.trained.attack_threshold else None
 
     def _model_candidates(self, user_text: str, assistant_text: str | None, result: ExtractionResult) -> list[Candidate]:
         if self.completer is None:
@@ -117,6 +130,16 @@ class MemoryPipeline:
         why = f"{cand.source} ({cand.origin})"
         memory = reconcile.apply(self.store, decision, vector, why)
         result.written.append(Written(memory, decision.action))
+
+
+def _quoted_spans(text: str, candidates: list[Candidate]) -> list[tuple[int, int]]:
+    """Where the rule candidates' quotes sit in the message: those clauses are the rules' to speak for."""
+    spans = []
+    for c in candidates:
+        at = text.find(c.quote) if c.quote else -1
+        if at >= 0:
+            spans.append((at, at + len(c.quote)))
+    return spans
 
 
 def _plain(text: str | None) -> str:

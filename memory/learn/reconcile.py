@@ -4,12 +4,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
+from memory.learn.clause_memory import TOPIC_WORDS_MARK, topic_words
 from memory.records import Candidate, Memory
 from memory.storage import vectors
 from memory.storage.store import MemoryStore, new_id
 from memory.text import has_cjk, has_negation
 
 DUPLICATE_COSINE = 0.92
+CHANGE_CONFIDENCE = 0.5
 _RANK = {"inferred": 0, "stated": 1, "explicit": 2}
 
 
@@ -30,6 +32,8 @@ def decide(store: MemoryStore, cand: Candidate, today: date, vector: list[float]
     if duplicate is not None:
         return Decision("reinforced", duplicate, [])
     same_topic = [m for m in store.by_topic(cand.topic) if m.category == cand.category] if cand.topic else []
+    if not same_topic and cand.topic and TOPIC_WORDS_MARK in cand.topic:
+        same_topic = _changed_on_same_words(store, cand)
     if not same_topic:
         return Decision("added", new, [])
     stronger = [m for m in same_topic if _RANK.get(m.source, 1) > _RANK.get(cand.source, 1)]
@@ -62,6 +66,22 @@ def _memory_from(cand: Candidate, today: date) -> Memory:
         event_date=cand.event_date.isoformat() if cand.event_date else None,
         valid_from=today.isoformat(), topic=cand.topic, quote=cand.quote,
     )
+
+
+def _changed_on_same_words(store: MemoryStore, cand: Candidate) -> list[Memory]:
+    """Active memories a clause memory replaces: same category, a topic word in common, and the clause
+    states a change or turns the polarity ("love sushi" → "raw fish just isn't my thing anymore")."""
+    words = set(topic_words(cand.quote or cand.content))
+    if not words:
+        return []
+    out = []
+    for m in store.list(category=cand.category):
+        if m.status != "active" or not words & set(topic_words(m.quote or m.content)):
+            continue
+        turned = has_negation(m.content) != (cand.polarity < 0)
+        if cand.change >= CHANGE_CONFIDENCE or turned:
+            out.append(m)
+    return out
 
 
 def _near_duplicate(store: MemoryStore, cand: Candidate, vector: list[float]) -> Memory | None:

@@ -89,7 +89,7 @@ def _check(c: Candidate, user_text: str, assistant_text: str | None, attack: str
     if trivia and not (c.category == "feedback" and trivia.startswith("a question")):
         return f"not worth storing: {trivia}"
     return (_grounding(c, user_text, assistant_text) or _negation_dropped(c, user_text)
-            or (None if c.origin == "rule" else _shape(c, user_text)))
+            or (None if c.origin == "rule" or c.origin.startswith("classifier") else _shape(c, user_text)))
 
 
 # ---------------------------------------------------------------- shape of a model candidate

@@ -1,0 +1,121 @@
+"""Clause memories: what the trained extractor keeps when no precise rule spoke for a clause.
+
+The clause is stored in the user's own words as a neutral note (English: third person, fillers
+dropped; Chinese: 我 and particles dropped), with the classifier's category and a topic key so that
+reconciliation can find what it replaces: a slot ("profile:job", "relationship:status") for
+attributes a person has one of, else the clause's topic words ("preference:~sushi").
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+from functools import lru_cache
+from pathlib import Path
+
+from memory.dates import find_dates
+from memory.learn.classifier import ClauseScore, TrainedExtractor
+from memory.records import Candidate
+from memory.learn.rules.common import drop_fillers, third_person, uncaps, zh_clean
+from memory.text import has_cjk, tokens
+
+TOPIC_WORDS_MARK = "~"
+SLOT_CONFIDENCE = 0.5
+IMPORTANCE = {"profile": 0.7, "feedback": 0.8, "event": 0.7, "relationship": 0.6, "preference": 0.5}
+_LEXICON = Path(__file__).with_name("lexicon")
+_LEAD_EN = re.compile(r"^(?:and|but|so|also|though|plus|anyway|well|oh|ok|okay|like|tbh|honestly|btw|lol)\b[\s,]*", re.I)
+
+
+@dataclass(frozen=True)
+class ClauseGroup:
+    """Adjacent kept clauses that say one thing, with their combined verdict."""
+
+    start: int
+    end: int
+    scores: tuple[ClauseScore, ...]
+
+    @property
+    def worth(self) -> float:
+        return max(s.worth for s in self.scores)
+
+    @property
+    def lead(self) -> ClauseScore:
+        """The clause the group's category, slot and polarity come from: the surest one."""
+        return max(self.scores, key=lambda s: s.worth * s.category_p)
+
+
+@lru_cache(maxsize=2)
+def stopwords(lang: str) -> frozenset[str]:
+    """The lexicon of words that never name a topic, for "en" or "zh"."""
+    text = (_LEXICON / f"stopwords_{lang}.txt").read_text(encoding="utf-8")
+    return frozenset(w for line in text.splitlines() if not line.startswith("#") for w in line.split())
+
+
+def topic_words(text: str) -> list[str]:
+    """The words of a clause that can name what it is about, in order."""
+    stop = stopwords("en") | stopwords("zh")
+    return [t for t in tokens(text) if t not in stop and not t.isdigit() and (len(t) > 2 or has_cjk(t))]
+
+
+def group_clauses(scores: list[ClauseScore], threshold: float) -> list[ClauseGroup]:
+    """Kept clauses, with a neighbour joined when it continues the same thing (same category, or short)."""
+    groups: list[list[ClauseScore]] = []
+    last_index = -2
+    for i, s in enumerate(scores):
+        if s.worth < threshold or s.clause is None:
+            continue
+        prev = groups[-1][-1] if groups else None
+        joins = prev is not None and last_index == i - 1 and (
+            prev.category == s.category or len(s.text) <= 6 or len(prev.text) <= 6)
+        if joins:
+            groups[-1].append(s)
+        else:
+            groups.append([s])
+        last_index = i
+    return [ClauseGroup(g[0].clause.start, g[-1].clause.end, tuple(g)) for g in groups]  # type: ignore[union-attr]
+
+
+def render(quote: str) -> str:
+    """The note a clause becomes: the user's words, made neutral."""
+    if has_cjk(quote) and not re.search(r"[A-Za-z]{3,}\s+[A-Za-z]{3,}\s+[A-Za-z]{3,}", quote):
+        return zh_clean(quote)
+    text = _LEAD_EN.sub("", drop_fillers(uncaps(quote))).strip(" ,.;:-")
+    text = third_person(text)
+    return text[:1].upper() + text[1:] if text else text
+
+
+def topic_for(group: ClauseGroup, category: str, quote: str) -> str | None:
+    """A slot key when the slot head is sure and agrees on the category, else the topic words."""
+    lead = group.lead
+    if lead.slot != "other" and lead.slot_p >= SLOT_CONFIDENCE and lead.slot.startswith(category + ":"):
+        return lead.slot
+    words = topic_words(quote)
+    return f"{category}:{TOPIC_WORDS_MARK}{' '.join(words[:4])}" if words else None
+
+
+def clause_candidates(model: TrainedExtractor, text: str, today: date,
+                      taken: list[tuple[int, int]]) -> list[Candidate]:
+    """Candidates from kept clauses not already covered by a rule candidate (`taken` spans)."""
+    scores = model.score_message(text)
+    out: list[Candidate] = []
+    for group in group_clauses(scores, model.worth_threshold):
+        if any(min(group.end, e) - max(group.start, s) > 0 for s, e in taken):
+            continue
+        quote = text[group.start:group.end]
+        lead = group.lead
+        category = lead.category
+        when = None
+        if category == "event":
+            dates = find_dates(quote, today) or find_dates(text, today)
+            when = dates[0].date if len(dates) >= 1 else None
+        content = render(quote)
+        if not content:
+            continue
+        polarity = -1 if lead.polarity == "negative" else 1
+        out.append(Candidate(category=category, content=content, quote=quote, source="stated",
+                             confidence=round(0.55 + 0.45 * group.worth, 3), importance=IMPORTANCE[category],
+                             origin=f"classifier:worth={group.worth:.2f},{category}={lead.category_p:.2f},"
+                                    f"polarity={lead.polarity}:{lead.polarity_p:.2f},change={lead.change:.2f}",
+                             event_date=when, topic=topic_for(group, category, quote), polarity=polarity,
+                             change=lead.change))
+    return out

@@ -1,0 +1,65 @@
+"""Cut a user message into clauses: the unit the trained extractor scores and a clause memory quotes.
+
+A clause ends at a sentence mark, a comma, an emoji, a line break, a space between two Chinese
+characters (people who type without punctuation separate thoughts with spaces), or before a contrast
+word ("but", "但是"), because a contrast usually turns the polarity ("love sushi but raw fish isn't my
+thing"). Spans index into the original text, so a clause can be matched against a quoted span.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_CJK = "\u3400-\u9fff\uf900-\ufaff"
+_EMOJI = "\U0001f000-\U0001faff\u2600-\u27bf\ufe0f"
+_BOUNDARY = re.compile(
+    rf"[。！？!?；;…\n]+"                       # sentence marks
+    rf"|(?<!\d)[.](?!\d)"                       # a full stop, not a decimal point
+    rf"|[，,]|(?<=[{_CJK}])\s+(?=[{_CJK}])"     # commas; a space between Chinese characters
+    rf"|[{_EMOJI}]+"                            # emoji
+    rf"|\s[-–—]+\s|[~～]{{1,}}(?=\s|$)"          # dashes between words; trailing tildes
+    rf"|(?=\b(?:but|although|though|except|whereas)\b)"
+    rf"|(?=但是|不过|可是|然而|只是)",
+    re.IGNORECASE)
+_TRIM = f" \t\"'“”‘’()（）[]【】「」*_-–—:：~～、{chr(0x3000)}"
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One clause of a message: its text (trimmed) and where it sits in the message."""
+
+    text: str
+    start: int
+    end: int
+
+
+def split_clauses(text: str) -> list[Clause]:
+    """The clauses of `text`, in order; pieces with no letter or Chinese character are dropped."""
+    out: list[Clause] = []
+    pos = 0
+    for m in _BOUNDARY.finditer(text):
+        if m.start() > pos or m.end() > m.start():
+            _append(out, text, pos, m.start())
+            pos = max(pos, m.end())
+    _append(out, text, pos, len(text))
+    return out
+
+
+def _append(out: list[Clause], text: str, start: int, end: int) -> None:
+    piece = text[start:end]
+    lead = len(piece) - len(piece.lstrip(_TRIM))
+    piece = piece.strip(_TRIM)
+    if piece and re.search(rf"[A-Za-z{_CJK}]", piece):
+        out.append(Clause(piece, start + lead, start + lead + len(piece)))
+
+
+def overlap(a: tuple[int, int], b: tuple[int, int]) -> int:
+    """Characters two spans share."""
+    return max(0, min(a[1], b[1]) - max(a[0], b[0]))
+
+
+def covers(clause: Clause, span: tuple[int, int]) -> bool:
+    """Does a clause carry a quoted span: one holds the other, or they share half of the shorter one."""
+    shared = overlap((clause.start, clause.end), span)
+    shorter = min(clause.end - clause.start, span[1] - span[0])
+    return shorter > 0 and shared >= 0.5 * shorter

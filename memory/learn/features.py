@@ -1,0 +1,30 @@
+"""What the trained extractor sees of a clause: one definition for training and for use.
+
+Character n-grams inside word boundaries read English and Chinese alike (Chinese has no spaces, so
+its n-grams are character runs), survive typos and slang, and need no tokenizer or model download.
+"""
+from __future__ import annotations
+
+import re
+
+from memory.learn.clauses import Clause
+
+VECTORIZER_OPTIONS = {
+    "analyzer": "char_wb",
+    "ngram_range": (1, 4),
+    "min_df": 2,
+    "sublinear_tf": True,
+    "lowercase": True,
+}
+_SPACES = re.compile(r"\s+")
+
+
+def normalize(text: str) -> str:
+    """Fold the spellings that do not change meaning: curly apostrophes, repeated spaces."""
+    text = text.replace("\u2019", "'").replace("\u2018", "'")
+    return _SPACES.sub(" ", text).strip()
+
+
+def clause_feature_text(clauses: list[Clause], k: int) -> str:
+    """The text scored for clause k of a message."""
+    return normalize(clauses[k].text)

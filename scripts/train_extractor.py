@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+"""Train the extraction classifiers from the corpus's train split; write the shipped weights.
+
+  .venv/bin/python scripts/train_extractor.py            rebuild memory/learn/extractor.npz
+  .venv/bin/python scripts/train_extractor.py --cv 5     cross-validated scores on the train split only
+  .venv/bin/python scripts/train_extractor.py --out F    write elsewhere (the determinism test does)
+
+Only `corpus/train.jsonl` is read: the frozen test split tunes nothing. Every clause of every user
+message is a row: worth keeping when it carries a quoted memory (`evidence`), with that memory's
+category, polarity and change; whole messages are rows for the attack head. Character n-grams serve
+English and Chinese alike. Training is deterministic: the same corpus gives the same arrays.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from sklearn.feature_extraction.text import TfidfVectorizer
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import StratifiedKFold
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from memory.learn.clauses import covers, split_clauses  # noqa: E402
+from memory.learn.features import VECTORIZER_OPTIONS, clause_feature_text  # noqa: E402
+
+TRAIN = ROOT / "corpus" / "train.jsonl"
+OUT = ROOT / "memory" / "learn" / "extractor.npz"
+HEADS = ("worth", "category", "polarity", "change", "slot", "attack")
+C_VALUES = {"worth": 4.0, "category": 8.0, "polarity": 8.0, "change": 4.0, "slot": 8.0, "attack": 4.0}
+# The corpus writers named topics freely ("job", "employer", "form of address", "回复长度"); the slots
+# are the attributes a person has one of at a time, so a new value replaces the old one.
+SLOT_WORDS = {
+    "profile:name": ("name", "address", "nickname", "称呼", "名字", "叫"),
+    "profile:age": ("age", "年龄", "岁"),
+    "profile:job": ("job", "employer", "workplace", "work", "career", "occupation", "profession", "工作", "职业", "单位",
+                    "公司"),
+    "profile:study": ("studies", "study", "school", "major", "education", "university", "college", "degree", "学校",
+                      "专业", "学业", "读书"),
+    "profile:city": ("city", "home", "housing", "living", "neighbo", "area", "住", "城市", "location"),
+    "profile:hometown": ("hometown", "老家", "家乡"),
+    "profile:diet": ("diet", "vegetarian", "vegan", "饮食", "吃素"),
+    "relationship:status": ("boyfriend", "girlfriend", "husband", "wife", "partner", "relationship status", "breakup",
+                            "dating", "ex", "男朋友", "女朋友", "对象", "老公", "老婆", "恋爱", "分手"),
+    "relationship:mood": ("mood", "stress", "lonel", "anxiety", "anxious", "burnout", "grief", "sad", "情绪", "心情",
+                          "压力", "焦虑"),
+    "feedback:address": ("address", "name", "称呼", "叫"),
+    "feedback:length": ("length", "long", "short", "长度", "长短", "字数"),
+    "feedback:tone": ("tone", "style", "语气", "风格"),
+    "feedback:emoji": ("emoji", "表情"),
+}
+
+
+def slot_of(category: str, topic: str) -> str:
+    """The slot a memory's free-form topic names, or "other"."""
+    t = (topic or "").lower()
+    for slot, words in SLOT_WORDS.items():
+        if slot.startswith(category + ":") and any(w in t for w in words):
+            if slot == "relationship:status" and len(t.split()) > 1 and not t.endswith("status"):
+                continue  # "boyfriend Tom" is about Tom; "partner status" is the status
+            return slot
+    return "other"
+
+
+@dataclass
+class ClauseRow:
+    """One clause with its labels (labels other than `worth` only mean something when worth is 1)."""
+
+    text: str
+    worth: int
+    category: str = ""
+    polarity: str = ""
+    change: int = 0
+    slot: str = "other"
+    group: str = ""
+
+
+def load_cases(path: Path) -> list[dict]:
+    """The corpus cases of one split file."""
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def clause_rows(cases: list[dict]) -> list[ClauseRow]:
+    """Every clause of every user message, labelled from the memories quoted in it."""
+    rows: list[ClauseRow] = []
+    for case in cases:
+        for i, step in enumerate(case["steps"]):
+            user = step["user"]
+            clauses = split_clauses(user)
+            spans = []
+            for mem in case.get("memories", []):
+                at = user.find(mem["evidence"]) if mem.get("step", 0) == i else -1
+                if at >= 0:
+                    spans.append(((at, at + len(mem["evidence"])), mem))
+            for k, clause in enumerate(clauses):
+                hit = next((m for span, m in spans if covers(clause, span)), None)
+                text = clause_feature_text(clauses, k)
+                if hit is None or case["kind"] == "poison":
+                    rows.append(ClauseRow(text, 0, group=case["id"]))
+                else:
+                    rows.append(ClauseRow(text, 1, hit["category"], hit.get("polarity") or "neutral",
+                                          int(bool(hit.get("change"))), slot_of(hit["category"], hit.get("topic", "")),
+                                          case["id"]))
+    return rows
+
+
+def message_rows(cases: list[dict]) -> tuple[list[str], list[int]]:
+    """Whole user messages and whether each is an instruction attack."""
+    texts, labels = [], []
+    for case in cases:
+        for step in case["steps"]:
+            texts.append(step["user"])
+            labels.append(int(case["kind"] == "poison"))
+    return texts, labels
+
+
+def _fit_head(x, y, c: float) -> LogisticRegression:
+    model = LogisticRegression(C=c, max_iter=5000, class_weight="balanced", solver="lbfgs", tol=1e-6)
+    return model.fit(x, y)
+
+
+def train(cases: list[dict]) -> dict[str, np.ndarray]:
+    """Fit the vectorizer and the five heads; return the arrays to ship."""
+    rows = clause_rows(cases)
+    msgs, attack = message_rows(cases)
+    vectorizer = TfidfVectorizer(**VECTORIZER_OPTIONS)
+    vectorizer.fit([r.text for r in rows] + msgs)
+    x = vectorizer.transform([r.text for r in rows])
+    pos = np.array([r.worth == 1 for r in rows])
+    labels = {
+        "worth": (x, np.array([r.worth for r in rows])),
+        "category": (x[pos], np.array([r.category for r in rows])[pos]),
+        "polarity": (x[pos], np.array([r.polarity for r in rows])[pos]),
+        "change": (x[pos], np.array([r.change for r in rows])[pos]),
+        "slot": (x[pos], np.array([r.slot for r in rows])[pos]),
+        "attack": (vectorizer.transform(msgs), np.array(attack)),
+    }
+    vocab = sorted(vectorizer.vocabulary_, key=vectorizer.vocabulary_.get)
+    out: dict[str, np.ndarray] = {"vocabulary": np.array(vocab), "idf": vectorizer.idf_.astype(np.float32)}
+    for head in HEADS:
+        hx, hy = labels[head]
+        model = _fit_head(hx, hy, C_VALUES[head])
+        out[f"{head}_coef"] = model.coef_.astype(np.float32)
+        out[f"{head}_intercept"] = model.intercept_.astype(np.float32)
+        out[f"{head}_classes"] = np.array([str(c) for c in model.classes_])
+    return out
+
+
+def cross_validate(cases: list[dict], folds: int) -> None:
+    """Grouped-by-case cross-validation on the train split: precision/recall of worth and attack."""
+    ids = sorted({c["id"] for c in cases})
+    strata = {c["id"]: f"{c['lang']}:{c['kind']}" for c in cases}
+    splitter = StratifiedKFold(n_splits=folds, shuffle=True, random_state=0)
+    tp = fp = fn = atp = afp = afn = cat_ok = cat_n = 0
+    for tr, te in splitter.split(ids, [strata[i] for i in ids]):
+        train_ids = {ids[i] for i in tr}
+        weights = train([c for c in cases if c["id"] in train_ids])
+        from memory.learn.classifier import TrainedExtractor
+        model = TrainedExtractor.from_arrays(weights)
+        held = [c for c in cases if c["id"] not in train_ids]
+        rows = clause_rows(held)
+        for row, score in zip(rows, model.score_texts([r.text for r in rows])):
+            kept = score.worth >= model.worth_threshold
+            tp += kept and row.worth
+            fp += kept and not row.worth
+            fn += (not kept) and row.worth
+            if row.worth:
+                cat_n += 1
+                cat_ok += score.category == row.category
+        msgs, labels = message_rows(held)
+        for text, label in zip(msgs, labels):
+            hit = model.attack_score(text) >= model.attack_threshold
+            atp += hit and label
+            afp += hit and not label
+            afn += (not hit) and label
+    print(f"clauses worth: P {tp / max(1, tp + fp):.3f} R {tp / max(1, tp + fn):.3f}   "
+          f"category acc {cat_ok / max(1, cat_n):.3f}   attack: P {atp / max(1, atp + afp):.3f} "
+          f"R {atp / max(1, atp + afn):.3f}")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--train", default=str(TRAIN))
+    ap.add_argument("--out", default=str(OUT))
+    ap.add_argument("--cv", type=int, default=0)
+    args = ap.parse_args()
+    cases = load_cases(Path(args.train))
+    if args.cv:
+        cross_validate(cases, args.cv)
+        return 0
+    weights = train(cases)
+    np.savez_compressed(args.out, **weights)
+    print(f"wrote {args.out}: {len(weights['vocabulary'])} features, {len(cases)} cases")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
