@@ -36,10 +36,12 @@ class Written:
 
     memory: Memory
     action: str
+    origin: str = ""  # the rule or classifier that proposed it, with the classifier's scores
 
     def to_json(self) -> dict:
         data = self.memory.to_json()
         data["action"] = self.action
+        data["origin"] = self.origin
         return data
 
 
@@ -125,11 +127,11 @@ class MemoryPipeline:
             return
         decision.memory.session_id, decision.memory.message_id = session_id, message_id
         if dry_run:
-            result.written.append(Written(decision.memory, decision.action))
+            result.written.append(Written(decision.memory, decision.action, cand.origin))
             return
         why = f"{cand.source} ({cand.origin})"
         memory = reconcile.apply(self.store, decision, vector, why)
-        result.written.append(Written(memory, decision.action))
+        result.written.append(Written(memory, decision.action, cand.origin))
 
 
 def _quoted_spans(text: str, candidates: list[Candidate]) -> list[tuple[int, int]]:

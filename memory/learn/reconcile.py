@@ -4,7 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from memory.learn.clause_memory import TOPIC_WORDS_MARK, topic_words
+from memory.learn.classifier import shipped_extractor
+from memory.learn.clause_memory import SLOT_CONFIDENCE, TOPIC_WORDS_MARK, topic_words
 from memory.records import Candidate, Memory
 from memory.storage import vectors
 from memory.storage.store import MemoryStore, new_id
@@ -34,12 +35,14 @@ def decide(store: MemoryStore, cand: Candidate, today: date, vector: list[float]
     same_topic = [m for m in store.by_topic(cand.topic) if m.category == cand.category] if cand.topic else []
     if not same_topic and cand.topic and TOPIC_WORDS_MARK in cand.topic:
         same_topic = _changed_on_same_words(store, cand)
+    elif not same_topic and cand.topic and cand.origin.startswith("classifier"):
+        same_topic = _same_slot(store, cand)
     if not same_topic:
         return Decision("added", new, [])
     stronger = [m for m in same_topic if _RANK.get(m.source, 1) > _RANK.get(cand.source, 1)]
     if stronger:
         return Decision("rejected", new, [], f"conflicts with a {stronger[0].source} memory ({stronger[0].id})")
-    if cand.polarity < 0:
+    if cand.polarity < 0 or cand.change >= CHANGE_CONFIDENCE:
         new.content = _with_since(new.content, today)
     return Decision("superseded", new, same_topic, f"changed on {today.isoformat()}")
 
@@ -82,6 +85,17 @@ def _changed_on_same_words(store: MemoryStore, cand: Candidate) -> list[Memory]:
         if cand.change >= CHANGE_CONFIDENCE or turned:
             out.append(m)
     return out
+
+
+def _same_slot(store: MemoryStore, cand: Candidate) -> list[Memory]:
+    """Active memories of the candidate's slot ("profile:job") that were stored under other topic keys:
+    the slot head reads each one's quoted words again."""
+    others = [m for m in store.list(category=cand.category)
+              if m.status == "active" and m.topic != cand.topic and (m.quote or m.content)]
+    if not others:
+        return []
+    scores = shipped_extractor().score_texts([m.quote or m.content for m in others])
+    return [m for m, s in zip(others, scores) if s.slot == cand.topic and s.slot_p >= SLOT_CONFIDENCE]
 
 
 def _near_duplicate(store: MemoryStore, cand: Candidate, vector: list[float]) -> Memory | None:
