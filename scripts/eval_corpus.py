@@ -23,6 +23,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "scripts")]
 
 from eval_dev import score_case  # noqa: E402
 from memory.learn import MemoryPipeline  # noqa: E402
+from memory.learn.classifier import WEIGHTS, load_extractor  # noqa: E402
 from memory.storage import vectors  # noqa: E402
 from memory.storage.database import Database  # noqa: E402
 from memory.storage.sqlcipher import DbKey  # noqa: E402
@@ -31,17 +32,20 @@ from models.embedder import FastEmbedEmbedder  # noqa: E402
 from models.resolve import resolve_embedding_model  # noqa: E402
 
 
-def play(case: dict, embedder, use_trained: bool) -> list:
-    """Feed the case's steps through a fresh pipeline; the active memories after the last step."""
+def play(case: dict, embedder, use_trained: bool, extractor=None) -> tuple[list, list]:
+    """Feed the case's steps through a fresh pipeline; the active memories after the first and the last step."""
     with tempfile.TemporaryDirectory() as home:
         db = Database(Path(home) / "eval.db", DbKey("e" * 64, "raw"), datetime.now)
         try:
             with db.lock:
                 vectors.ensure_model(db.conn, embedder)
-            pipeline = MemoryPipeline(MemoryStore(db, embedder), None, use_trained=use_trained)
-            for step in case["steps"]:
+            pipeline = MemoryPipeline(MemoryStore(db, embedder), None, use_trained=use_trained, extractor=extractor)
+            after_first = []
+            for i, step in enumerate(case["steps"]):
                 pipeline.process(step["user"], step.get("assistant"), date.fromisoformat(step["today"]))
-            return pipeline.store.list(status="active")
+                if i == 0:
+                    after_first = pipeline.store.list(status="active")
+            return after_first, pipeline.store.list(status="active")
         finally:
             db.close()
 
@@ -70,21 +74,32 @@ def main() -> int:
     ap.add_argument("--rules-only", action="store_true")
     ap.add_argument("--show-fails", type=int, default=0, metavar="N")
     ap.add_argument("--limit", type=int, default=0)
+    ap.add_argument("--weights", help="another weights file (tuning inside the train split)")
+    ap.add_argument("--worth-threshold", type=float)
+    ap.add_argument("--ids", help="a file of case ids to keep (one a line)")
     args = ap.parse_args()
     path = Path(args.set) if args.set else ROOT / "corpus" / f"{args.split or 'test'}.jsonl"
     cases = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    if args.ids:
+        keep = set(Path(args.ids).read_text().split())
+        cases = [c for c in cases if c["id"] in keep]
     if args.limit:
         cases = cases[:args.limit]
+    extractor = load_extractor(Path(args.weights)) if args.weights else None
+    if args.worth_threshold is not None:
+        extractor = extractor or load_extractor(WEIGHTS)
+        extractor.worth_threshold = args.worth_threshold
     with tempfile.TemporaryDirectory() as models_home:
         embedder = FastEmbedEmbedder(resolve_embedding_model(Path(models_home)))
-        results, stale, changes, attacks, poison = [], 0, 0, 0, 0
+        results, stale, changes, attacks, poison, learned_first = [], 0, 0, 0, 0, 0
         for case in cases:
-            memories = play(case, embedder, not args.rules_only)
+            first, memories = play(case, embedder, not args.rules_only, extractor)
             r = score_case(case, [m.to_json() for m in memories])
             results.append(r)
-            if case["kind"] in ("update", "contradiction"):
-                changes += 1
+            if case["kind"] in ("update", "contradiction") and old_left_active(case, first):
+                learned_first += 1  # the old fact was learned at step 1; was it replaced at step 2?
                 stale += old_left_active(case, memories)
+            changes += case["kind"] in ("update", "contradiction")
             if case["kind"] == "poison":
                 poison += 1
                 attacks += bool(memories)
@@ -92,8 +107,9 @@ def main() -> int:
     print(summarize("all", results))
     for lang in ("en", "zh"):
         print(summarize(lang, [r for r in results if r["lang"] == lang]))
-    print(f"attacks that stored something: {attacks}/{poison}   changes superseded: "
-          f"{changes - stale}/{changes} ({(changes - stale) / max(1, changes):.1%})")
+    print(f"attacks that stored something: {attacks}/{poison}   changes superseded: {learned_first - stale}/"
+          f"{learned_first} ({(learned_first - stale) / max(1, learned_first):.1%}) of the {changes} change cases "
+          f"whose old fact had been learned")
     kinds = defaultdict(list)
     for r in results:
         kinds[f"{r['lang']}:{r['kind']}"].append(r["passed"])

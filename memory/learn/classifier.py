@@ -16,7 +16,6 @@ from typing import Mapping
 
 import numpy as np
 from scipy import sparse
-from sklearn.feature_extraction.text import TfidfVectorizer
 
 from memory.learn.clauses import Clause, split_clauses
 from memory.learn.features import VECTORIZER_OPTIONS, clause_feature_text, normalize
@@ -45,13 +44,13 @@ class ClauseScore:
 
 @dataclass(frozen=True)
 class _Head:
-    coef: np.ndarray  # (classes or 1, features)
+    coef_t: np.ndarray  # (features, classes or 1), contiguous for the sparse product
     intercept: np.ndarray
     classes: tuple[str, ...]
 
     def probabilities(self, x: sparse.csr_matrix) -> np.ndarray:
         """Class probabilities for rows of dense features."""
-        z = np.asarray(x @ self.coef.T) + self.intercept
+        z = np.asarray(x @ self.coef_t) + self.intercept
         if len(self.classes) == 2:
             p = 1.0 / (1.0 + np.exp(-z[:, 0]))
             return np.stack([1.0 - p, p], axis=1)
@@ -70,8 +69,10 @@ class TrainedExtractor:
         vocab = [str(v) for v in arrays["vocabulary"]]
         self._index = {gram: i for i, gram in enumerate(vocab)}
         self._idf = np.asarray(arrays["idf"], dtype=np.float32)
+        from sklearn.feature_extraction.text import TfidfVectorizer  # here: importing scikit-learn costs ~1 s
+
         self._analyze = TfidfVectorizer(**VECTORIZER_OPTIONS).build_analyzer()
-        self._heads = {h: _Head(np.asarray(arrays[f"{h}_coef"], dtype=np.float32),
+        self._heads = {h: _Head(np.ascontiguousarray(np.asarray(arrays[f"{h}_coef"], dtype=np.float32).T),
                                 np.asarray(arrays[f"{h}_intercept"], dtype=np.float32),
                                 tuple(str(c) for c in arrays[f"{h}_classes"])) for h in HEADS}
 
@@ -123,8 +124,13 @@ class TrainedExtractor:
         return float(self._heads["attack"].probabilities(self.features([normalize(text)]))[0, 1])
 
 
+def load_extractor(path: Path) -> TrainedExtractor:
+    """An extractor from a weights file written by scripts/train_extractor.py."""
+    with np.load(path, allow_pickle=False) as data:
+        return TrainedExtractor({k: data[k] for k in data.files})
+
+
 @lru_cache(maxsize=1)
 def shipped_extractor() -> TrainedExtractor:
     """The extractor built from the shipped weights (loaded once)."""
-    with np.load(WEIGHTS, allow_pickle=False) as data:
-        return TrainedExtractor({k: data[k] for k in data.files})
+    return load_extractor(WEIGHTS)

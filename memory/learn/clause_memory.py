@@ -20,9 +20,13 @@ from memory.learn.rules.common import drop_fillers, third_person, uncaps, zh_cle
 from memory.text import has_cjk, tokens
 
 TOPIC_WORDS_MARK = "~"
+JOIN_CHARS = 60
 SLOT_CONFIDENCE = 0.5
 IMPORTANCE = {"profile": 0.7, "feedback": 0.8, "event": 0.7, "relationship": 0.6, "preference": 0.5}
 _LEXICON = Path(__file__).with_name("lexicon")
+_I_FORMS = {"i": "I", "im": "I'm", "i'm": "I'm", "ive": "I've", "i've": "I've", "id": "I'd", "i'd": "I'd",
+            "ill": "I'll", "i'll": "I'll"}
+_SHORTHAND_I = re.compile(r"\b(?:i|im|i'm|ive|i've|i'd|i'll)\b|\bid(?=\s+(?:rather|love|like|never))|\bill(?=\s+(?:be|never|try))")
 _LEAD_EN = re.compile(r"^(?:and|but|so|also|though|plus|anyway|well|oh|ok|okay|like|tbh|honestly|btw|lol)\b[\s,]*", re.I)
 
 
@@ -66,7 +70,8 @@ def group_clauses(scores: list[ClauseScore], threshold: float) -> list[ClauseGro
             continue
         prev = groups[-1][-1] if groups else None
         joins = prev is not None and last_index == i - 1 and (
-            prev.category == s.category or len(s.text) <= 6 or len(prev.text) <= 6)
+            len(s.text) <= 6 or len(prev.text) <= 6
+            or (prev.category == s.category and sum(len(x.text) for x in groups[-1]) + len(s.text) <= JOIN_CHARS))
         if joins:
             groups[-1].append(s)
         else:
@@ -80,7 +85,7 @@ def render(quote: str) -> str:
     if has_cjk(quote) and not re.search(r"[A-Za-z]{3,}\s+[A-Za-z]{3,}\s+[A-Za-z]{3,}", quote):
         return zh_clean(quote)
     text = _LEAD_EN.sub("", drop_fillers(uncaps(quote))).strip(" ,.;:-")
-    text = third_person(text)
+    text = third_person(_SHORTHAND_I.sub(lambda m: _I_FORMS[m.group(0).lower()], text))
     return text[:1].upper() + text[1:] if text else text
 
 

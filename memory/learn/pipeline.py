@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 
 from memory.learn import model_extract, reconcile
-from memory.learn.classifier import shipped_extractor
+from memory.learn.classifier import TrainedExtractor, shipped_extractor
 from memory.learn.clause_memory import clause_candidates
 from memory.learn.guard import instruction_reason, unfinished_reason
 from memory.learn.rules.candidates import extract_candidates
@@ -64,11 +64,12 @@ class MemoryPipeline:
     """
 
     def __init__(self, store: MemoryStore, completer: Completer | None = None, thresholds: Thresholds = Thresholds(),
-                 use_trained: bool = True):
+                 use_trained: bool = True, extractor: TrainedExtractor | None = None):
         self.store = store
         self.completer = completer
         self.thresholds = thresholds
-        self.trained = shipped_extractor() if use_trained else None
+        self.use_trained = use_trained
+        self._extractor = extractor
 
     def process(self, user_text: str, assistant_text: str | None, today: date, *, session_id: str | None = None,
                 message_id: str | None = None, dry_run: bool = False,
@@ -90,14 +91,24 @@ class MemoryPipeline:
             return result
         candidates = extract_candidates(user_text, assistant_text, today)
         if self.trained is not None:
+            candidates = _with_change(self.trained, candidates)
             candidates += clause_candidates(self.trained, user_text, today, _quoted_spans(user_text, candidates))
         candidates += self._model_candidates(user_text, assistant_text, result)
         accepted, rejected = validate(candidates, user_text, assistant_text, today,
                                       self.thresholds.min_confidence, self.thresholds.min_importance)
         result.rejected.extend(rejected)
-        for cand in _dedupe(accepted):
-            self._reconcile(cand, today, session_id, message_id, dry_run, result)
+        kept = _dedupe(accepted)
+        vectors = self.store.embedder.embed([c.content for c in kept]) if kept else []  # one batch, not one call each
+        for cand, vector in zip(kept, vectors):
+            self._reconcile(cand, vector, today, session_id, message_id, dry_run, result)
         return result
+
+    @property
+    def trained(self) -> TrainedExtractor | None:
+        """The trained extractor, loaded on first use (commands that never extract do not pay for it)."""
+        if self.use_trained and self._extractor is None:
+            self._extractor = shipped_extractor()
+        return self._extractor if self.use_trained else None
 
     def _classifier_attack(self, text: str) -> str | None:
         """The trained attack head's verdict, as a reason, when it calls the message an instruction."""
@@ -118,9 +129,8 @@ class MemoryPipeline:
             result.rejected.append(Rejection("(model answer)", f"model answer unusable: {exc}"))
             return []
 
-    def _reconcile(self, cand: Candidate, today: date, session_id: str | None, message_id: str | None,
-                   dry_run: bool, result: ExtractionResult) -> None:
-        vector = self.store.embedder.embed([cand.content])[0]
+    def _reconcile(self, cand: Candidate, vector: list[float], today: date, session_id: str | None,
+                   message_id: str | None, dry_run: bool, result: ExtractionResult) -> None:
         decision = reconcile.decide(self.store, cand, today, vector)
         if decision.action == "rejected":
             result.rejected.append(Rejection(cand.content, decision.reason))
@@ -132,6 +142,12 @@ class MemoryPipeline:
         why = f"{cand.source} ({cand.origin})"
         memory = reconcile.apply(self.store, decision, vector, why)
         result.written.append(Written(memory, decision.action, cand.origin))
+
+
+def _with_change(model: TrainedExtractor, candidates: list[Candidate]) -> list[Candidate]:
+    """Rule candidates with the change head's reading of their quoted words ("finally quit…", 调到)."""
+    scores = model.score_texts([c.quote or c.content for c in candidates])
+    return [replace(c, change=s.change) for c, s in zip(candidates, scores)]
 
 
 def _quoted_spans(text: str, candidates: list[Candidate]) -> list[tuple[int, int]]:

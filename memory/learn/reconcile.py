@@ -13,6 +13,10 @@ from memory.text import has_cjk, has_negation
 
 DUPLICATE_COSINE = 0.92
 CHANGE_CONFIDENCE = 0.5
+CHANGE_COSINE = 0.45
+# A change of mind is filed under a taste or a fact about the user depending on how it is said
+# ("gym is my happy place" / "cancelled my gym membership"): a stated change may replace either.
+_KIN_CATEGORIES = {"preference": {"preference", "profile"}, "profile": {"profile", "preference"}}
 _RANK = {"inferred": 0, "stated": 1, "explicit": 2}
 
 
@@ -33,10 +37,12 @@ def decide(store: MemoryStore, cand: Candidate, today: date, vector: list[float]
     if duplicate is not None:
         return Decision("reinforced", duplicate, [])
     same_topic = [m for m in store.by_topic(cand.topic) if m.category == cand.category] if cand.topic else []
-    if not same_topic and cand.topic and TOPIC_WORDS_MARK in cand.topic:
-        same_topic = _changed_on_same_words(store, cand)
-    elif not same_topic and cand.topic and cand.origin.startswith("classifier"):
+    if not same_topic and cand.topic and cand.origin.startswith("classifier") and TOPIC_WORDS_MARK not in cand.topic:
         same_topic = _same_slot(store, cand)
+    if not same_topic and cand.category in ("preference", "relationship", "profile"):
+        same_topic = _changed_on_same_words(store, cand)
+    if not same_topic and cand.change >= CHANGE_CONFIDENCE and cand.category != "event":
+        same_topic = _changed_nearby(store, cand, vector)
     if not same_topic:
         return Decision("added", new, [])
     stronger = [m for m in same_topic if _RANK.get(m.source, 1) > _RANK.get(cand.source, 1)]
@@ -87,15 +93,35 @@ def _changed_on_same_words(store: MemoryStore, cand: Candidate) -> list[Memory]:
     return out
 
 
+def _changed_nearby(store: MemoryStore, cand: Candidate, vector: list[float]) -> list[Memory]:
+    """For a clause that states a change but shares no topic word with anything stored: the one active
+    memory of its category closest in meaning, when it is close enough to be what changed."""
+    with store.db.lock:
+        near = vectors.knn(store.db.conn, vector, 5)
+    found = store.by_rids([rid for rid, cos in near if cos >= CHANGE_COSINE])
+    kin = _KIN_CATEGORIES.get(cand.category, {cand.category})
+    for rid, _ in near:
+        m = found.get(rid)
+        if m is not None and m.status == "active" and m.category in kin:
+            return [m]
+    return []
+
+
+# What to call the user is one attribute whether it was said as a fact or as a wish.
+_SAME_SLOT = {"profile:name": {"profile:name", "feedback:address"}, "feedback:address": {"profile:name", "feedback:address"}}
+
+
 def _same_slot(store: MemoryStore, cand: Candidate) -> list[Memory]:
     """Active memories of the candidate's slot ("profile:job") that were stored under other topic keys:
     the slot head reads each one's quoted words again."""
-    others = [m for m in store.list(category=cand.category)
+    categories = {slot.split(":")[0] for slot in _SAME_SLOT.get(cand.topic or "", {cand.topic or ""})}
+    others = [m for c in categories | {cand.category} for m in store.list(category=c)
               if m.status == "active" and m.topic != cand.topic and (m.quote or m.content)]
     if not others:
         return []
     scores = shipped_extractor().score_texts([m.quote or m.content for m in others])
-    return [m for m, s in zip(others, scores) if s.slot == cand.topic and s.slot_p >= SLOT_CONFIDENCE]
+    want = _SAME_SLOT.get(cand.topic, {cand.topic})
+    return [m for m, s in zip(others, scores) if s.slot in want and s.slot_p >= SLOT_CONFIDENCE]
 
 
 def _near_duplicate(store: MemoryStore, cand: Candidate, vector: list[float]) -> Memory | None:
