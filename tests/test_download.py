@@ -30,29 +30,19 @@ from tests.support.model_server import (
     Script,
     base_url,
     catalog_entry,
-    serving,
 )
 
 Usage = namedtuple("Usage", "total used free")
 
 
-@pytest.fixture(scope="module")
-def server():
-    with serving() as httpd:
-        yield httpd
+@pytest.fixture
+def script(model_script) -> Script:
+    return model_script
 
 
 @pytest.fixture
-def script(server) -> Script:
-    s = Script(server.script.files[FILE_PATH])
-    server.script.release.set()
-    server.script = s
-    return s
-
-
-@pytest.fixture
-def mirror(server) -> str:
-    return base_url(server)
+def mirror(model_host) -> str:
+    return base_url(model_host)
 
 
 def entry(ident: str = "test-smol", **over) -> dict:
