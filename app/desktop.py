@@ -20,7 +20,7 @@ from models.resolve import check_gguf
 
 PANEL_SEARCH_K = 50
 # Settings whose change needs the chat model loaded again.
-MODEL_SETTINGS = ("chat_model", "n_ctx", "n_threads")
+MODEL_SETTINGS = ("chat_model", "chat_model_id", "n_ctx", "n_threads")
 
 
 class KeyNeeded(UserError):

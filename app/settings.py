@@ -17,7 +17,10 @@ SETTINGS_FILE = "settings.json"
 class Settings:
     """Everything the user can change in the Settings dialog."""
 
-    chat_model: str | None = None
+    chat_model: str | None = None  # a GGUF file the user picked; wins over chat_model_id
+    chat_model_id: str | None = None  # a downloaded catalog model (`companion models use ID`)
+    embedding_model_id: str | None = None  # None: the bundled MiniLM
+    model_mirror: str | None = None  # base URL replacing the host of catalog downloads
     n_ctx: int = 4096
     n_threads: int | None = None
     max_reply_tokens: int = 384

@@ -1,4 +1,5 @@
-"""Sentence embeddings with all-MiniLM-L6-v2 (int8 ONNX) through fastembed, entirely offline."""
+"""Sentence embeddings through fastembed, entirely offline: the bundled all-MiniLM-L6-v2 (int8 ONNX) by
+default, or a downloaded catalog model that fastembed knows by name."""
 from __future__ import annotations
 
 import os
@@ -21,7 +22,7 @@ def default_threads() -> int:
 
 
 class FastEmbedEmbedder:
-    """Turns texts into normalized 384-dimensional vectors (satisfies `memory.protocols.Embedder`).
+    """Turns texts into normalized `dim`-dimensional vectors (satisfies `memory.protocols.Embedder`).
 
     The ONNX session is created on the first `embed` call. Not thread-safe: the worker thread
     that owns database writes and embedding owns this object.
@@ -29,9 +30,10 @@ class FastEmbedEmbedder:
 
     def __init__(self, model_dir: ResolvedModelDir | Path, threads: int | None = None,
                  batch_size: int = 32) -> None:
-        self.model_id: str = EMBEDDING_MODEL_ID
-        self.dim: int = EMBEDDING_DIM
-        self.path = model_dir.path if isinstance(model_dir, ResolvedModelDir) else Path(model_dir)
+        if isinstance(model_dir, ResolvedModelDir):
+            self.model_id, self.dim, self.path = model_dir.model_id, model_dir.dim, model_dir.path
+        else:
+            self.model_id, self.dim, self.path = EMBEDDING_MODEL_ID, EMBEDDING_DIM, Path(model_dir)
         self.threads = threads if threads is not None else default_threads()
         # Padding is to the longest text of a batch, so small batches waste little on short texts.
         self.batch_size = batch_size
@@ -58,7 +60,7 @@ class FastEmbedEmbedder:
             # specific_model_path makes fastembed return that folder before any hub lookup;
             # cache_dir is given only so fastembed does not create one in the system temp dir.
             self._model = TextEmbedding(
-                model_name=EMBEDDING_MODEL_ID,
+                model_name=self.model_id,
                 specific_model_path=str(self.path),
                 cache_dir=str(self.path.parent),
                 local_files_only=True,

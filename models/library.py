@@ -33,6 +33,8 @@ from models.download import (
 from models.errors import ModelError
 from models.resolve import (
     BUNDLED_CHAT,
+    ResolvedFile,
+    ResolvedModelDir,
     locate_bundled,
     read_json_object,
     resolve_chat_model,
@@ -155,6 +157,39 @@ class ModelLibrary:
         if self._installed_record(entry) is None:
             raise ModelError(f"{entry.name} is not downloaded yet; run `companion models get {entry.id}`.")
         return self._path_of(entry)
+
+    def embedding_model(self, model_id: str) -> ResolvedModelDir:
+        """The folder of an installed embedding model, with the name fastembed knows it by and its dimension."""
+        entry = find(self.entries, model_id)
+        if entry.kind != "embedding":
+            raise ModelError(f"{entry.name} is a chat model, not an embedding model.")
+        if entry.builtin:
+            return resolve_embedding_model(self.data_dir)
+        name, dim = entry.extra.get("fastembed_model"), entry.extra.get("dim")
+        if not isinstance(name, str) or not isinstance(dim, int):
+            raise ModelError(f"The catalog entry {entry.id} needs a fastembed_model name and a dim to be used.")
+        if (record := self._installed_record(entry)) is None:
+            raise ModelError(f"{entry.name} is not downloaded yet; run `companion models get {entry.id}`.")
+        return ResolvedModelDir(name, dim, self.folder(entry.id), self._resolved_files(entry, record), False)
+
+    def chat_model_file(self, model_id: str) -> ResolvedFile:
+        """The GGUF of an installed chat model as verified at download time (the bundled file when built in)."""
+        entry = find(self.entries, model_id)
+        if entry.builtin and entry.kind == "chat":
+            return resolve_chat_model(None, self.data_dir)
+        self.chat_model_path(model_id)  # says what is wrong: not a chat model, not downloaded
+        record = self._installed_record(entry)
+        return self._resolved_files(entry, record or {})[0]
+
+    def _resolved_files(self, entry: CatalogEntry, record: dict) -> tuple[ResolvedFile, ...]:
+        """The files of an installed entry, with the digests they were verified against."""
+        files = []
+        for f in entry.files:
+            info = record["files"][f.name]
+            digest = info["digest"] if info["algorithm"] == "sha256" else None
+            files.append(ResolvedFile(self.folder(entry.id) / f.name, info["size"], digest, True,
+                                      f"catalog {entry.id}"))
+        return tuple(files)
 
     def _builtin_path(self, entry: CatalogEntry) -> Path:
         if entry.kind == "chat":

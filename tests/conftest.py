@@ -11,6 +11,7 @@ import keyring
 import pytest
 
 from tests.support.file_keyring import FileKeyring
+from tests.support.model_server import FILE_PATH, Script, serving
 
 ROOT = Path(__file__).resolve().parents[1]
 CLI = Path(sys.executable).with_name("companion")
@@ -62,3 +63,18 @@ class Cli:
 @pytest.fixture
 def cli(companion_env) -> Cli:
     return Cli(companion_env)
+
+
+@pytest.fixture(scope="module")
+def model_host():
+    """A local model host on 127.0.0.1 serving the bundled GGUF (tests/support/model_server.py)."""
+    with serving() as httpd:
+        yield httpd
+
+
+@pytest.fixture
+def model_script(model_host) -> Script:
+    """A fresh script for the model host: well-behaved until a test says otherwise."""
+    model_host.script.release.set()  # a stall left by the previous test ends now
+    model_host.script = Script(model_host.script.files[FILE_PATH])
+    return model_host.script
