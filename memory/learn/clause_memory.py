@@ -122,5 +122,5 @@ def clause_candidates(model: TrainedExtractor, text: str, today: date,
                              origin=f"classifier:worth={group.worth:.2f},{category}={lead.category_p:.2f},"
                                     f"polarity={lead.polarity}:{lead.polarity_p:.2f},change={lead.change:.2f}",
                              event_date=when, topic=topic_for(group, category, quote), polarity=polarity,
-                             change=lead.change))
+                             change=lead.change, context=text))
     return out

@@ -91,7 +91,7 @@ class MemoryPipeline:
             return result
         candidates = extract_candidates(user_text, assistant_text, today)
         if self.trained is not None:
-            candidates = _with_change(self.trained, candidates)
+            candidates = _with_change(self.trained, candidates, user_text)
             candidates += clause_candidates(self.trained, user_text, today, _quoted_spans(user_text, candidates))
         candidates += self._model_candidates(user_text, assistant_text, result)
         accepted, rejected = validate(candidates, user_text, assistant_text, today,
@@ -144,10 +144,10 @@ class MemoryPipeline:
         result.written.append(Written(memory, decision.action, cand.origin))
 
 
-def _with_change(model: TrainedExtractor, candidates: list[Candidate]) -> list[Candidate]:
+def _with_change(model: TrainedExtractor, candidates: list[Candidate], text: str) -> list[Candidate]:
     """Rule candidates with the change head's reading of their quoted words ("finally quit…", 调到)."""
     scores = model.score_texts([c.quote or c.content for c in candidates])
-    return [replace(c, change=s.change) for c, s in zip(candidates, scores)]
+    return [replace(c, change=s.change, context=text) for c, s in zip(candidates, scores)]
 
 
 def _quoted_spans(text: str, candidates: list[Candidate]) -> list[tuple[int, int]]:

@@ -81,10 +81,13 @@ def _changed_on_same_words(store: MemoryStore, cand: Candidate) -> list[Memory]:
     """Active memories a clause memory replaces: same category, a topic word in common, and the clause
     states a change or turns the polarity ("love sushi" → "raw fish just isn't my thing anymore")."""
     words = set(topic_words(cand.quote or cand.content))
+    if cand.change >= CHANGE_CONFIDENCE and cand.context:  # "finally quit the cafe!! doing admin at a law firm now"
+        words |= set(topic_words(cand.context))
     if not words:
         return []
     out = []
-    for m in store.list(category=cand.category):
+    kin = _KIN_CATEGORIES.get(cand.category, {cand.category}) if cand.change >= CHANGE_CONFIDENCE else {cand.category}
+    for m in (m for c in kin for m in store.list(category=c)):
         if m.status != "active" or not words & set(topic_words(m.quote or m.content)):
             continue
         turned = has_negation(m.content) != (cand.polarity < 0)
