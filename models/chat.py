@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
+from models.cpu import physical_cores
 from models.errors import ModelError
 from models.resolve import check_gguf
 
@@ -21,8 +22,9 @@ _CHOOSE_OTHER = "Choose another GGUF file in Settings or pass --model."
 
 
 def default_threads() -> int:
-    """Half the logical CPUs (about the physical cores, which is what llama.cpp scales with), 1 to 8."""
-    return max(1, min(8, (os.cpu_count() or 2) // 2))
+    """The physical cores, 1 to 8: llama.cpp scales with them (2 threads evaluate a prompt ~1.6x faster than 1 on
+    2 cores), and SMT siblings add nothing but contention."""
+    return max(1, min(8, physical_cores()))
 
 
 def _silence_llama_log() -> None:

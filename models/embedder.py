@@ -2,10 +2,10 @@
 default, or a downloaded catalog model that fastembed knows by name."""
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any, Sequence
 
+from models.cpu import physical_cores
 from models.errors import ModelError
 from models.resolve import (
     EMBEDDING_DIM,
@@ -17,8 +17,8 @@ from models.resolve import (
 
 
 def default_threads() -> int:
-    """Half the cores, at most 4: embedding shares the CPU with the chat model."""
-    return max(1, min(4, (os.cpu_count() or 2) // 2))
+    """The physical cores, at most 4: a query is embedded before the reply starts, not while it streams."""
+    return max(1, min(4, physical_cores()))
 
 
 class FastEmbedEmbedder:
@@ -34,7 +34,7 @@ class FastEmbedEmbedder:
             self.model_id, self.dim, self.path = model_dir.model_id, model_dir.dim, model_dir.path
         else:
             self.model_id, self.dim, self.path = EMBEDDING_MODEL_ID, EMBEDDING_DIM, Path(model_dir)
-        self.threads = threads if threads is not None else default_threads()
+        self.threads = threads or default_threads()  # None or 0: automatic
         # Padding is to the longest text of a batch, so small batches waste little on short texts.
         self.batch_size = batch_size
         self._model: Any = None
