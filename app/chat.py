@@ -1,21 +1,24 @@
-"""The chat turn: fixed system prompt + trimmed history + memory block → streamed reply → saved and learned from."""
+"""The chat turn: fixed prompt + session memory prefix + trimmed history + this turn's memories → reply → saved and learned."""
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Callable, Iterator
 
 from app.companion import Companion
 from assets import system_prompt
 from memory import Memory, Message, clean
 from memory.learn import ExtractionResult
-from memory.recall import background, memory_block, select
+from memory.recall import MemoryPrefix, build_prefix, memory_tail, prefix_is_current, select
 
 RECALL = re.compile(
     r"(last time|previous(ly)? (chat|conversation|session)|what did (we|i) (talk|say|chat)|remind me what we|"
     r"上次|上回|之前(我们)?(聊|说|谈)|我们(聊|说)到哪)", re.IGNORECASE)
 _REPLY_MARGIN = 32
 _MAX_RECALL_LINES = 8
+_TAIL_TOKENS = 200  # the per-turn memories after the history are evaluated afresh every turn: keep them few
+_TAIL_MAX = 6
 
 
 @dataclass
@@ -40,6 +43,17 @@ class ChatService:
 
     def __init__(self, companion: Companion):
         self.c = companion
+        self._prefix: MemoryPrefix | None = None
+        self._prefix_session: str | None = None
+
+    def _memory_prefix(self, session_id: str, today: date, budget: int, count: Callable[[str], int]) -> MemoryPrefix:
+        """The session-stable memory block, rebuilt only when what it shows changed (or, at a new session, grew)."""
+        new_session = session_id != self._prefix_session
+        self._prefix_session = session_id
+        held = self._prefix
+        if held is None or not prefix_is_current(held, self.c.store, today, budget, new_session):
+            held = self._prefix = build_prefix(self.c.store, today, budget, count)
+        return held
 
     def fixed_prompt(self) -> str:
         """The persona and rules: from assets and settings only, never from chat."""
@@ -64,22 +78,26 @@ class ChatService:
         free = model.n_ctx - self.c.settings.max_reply_tokens - _REPLY_MARGIN
         fixed = self.fixed_prompt()
         budget = min(self.c.settings.memory_budget_tokens, max(0, free // 4))
-        memories = select(self.c.store, text, today, self.c.retrieval_settings(budget), model.count_tokens) \
-            if self.c.settings.memory_enabled else []
-        spent = sum(model.count_tokens(m.content) + 6 for m in memories)
-        rest = background(self.c.store, memories, (budget - spent) // 2, model.count_tokens) \
-            if self.c.settings.memory_enabled else []
-        block = memory_block(memories, today, rest)
+        tail_budget = min(_TAIL_TOKENS, budget // 4)
+        memories, prefix, tail = [], "", ""
+        if self.c.settings.memory_enabled:
+            chosen = select(self.c.store, text, today, self.c.retrieval_settings(budget), model.count_tokens)
+            held = self._memory_prefix(session_id, today, budget - tail_budget, model.count_tokens)
+            extra = _within(chosen, held.ids, tail_budget, model.count_tokens)
+            memories = [m for m in chosen if m.id in held.ids] + extra  # what this reply can see of the chosen
+            prefix, tail = held.text, memory_tail(extra, today)
         recall = self._recall_block(session_id, text)
-        context = "\n\n".join(p for p in (block, recall) if p)
-        used = model.count_tokens(fixed) + model.count_tokens(context)
+        context = "\n\n".join(p for p in (tail, recall) if p)
+        used = model.count_tokens(fixed) + model.count_tokens(prefix) + model.count_tokens(context)
         user_part = _fit(text, max(64, free - used - 16), model.count_tokens)
         used += model.count_tokens(user_part)
         past = _trim_history(history, free - used, model.count_tokens)
-        # The fixed prompt and the history form a prefix that stays the same from turn to turn, so
-        # llama.cpp reuses its evaluated tokens; the memory block changes every turn and goes last.
+        # Fixed prompt, the session's memory prefix and the history stay the same from turn to turn, so
+        # llama.cpp reuses their evaluated tokens; only the few memories picked for this message, not
+        # already in the prefix, come after the history.
+        early = [{"role": "system", "content": prefix}] if prefix else []
         late = [{"role": "system", "content": context}] if context else []
-        messages = [{"role": "system", "content": fixed}] + past + late + [{"role": "user", "content": user_part}]
+        messages = [{"role": "system", "content": fixed}] + early + past + late + [{"role": "user", "content": user_part}]
         return PreparedTurn(session_id, user_message, messages, memories, previous_reply, fixed, previous_user)
 
     def _recall_block(self, session_id: str, text: str) -> str:
@@ -142,6 +160,18 @@ def _fit(text: str, max_tokens: int, count: Callable[[str], int]) -> str:
         return text
     keep = max(200, int(len(text) * max_tokens / max(1, count(text))) // 2)
     return text[:keep] + "\n[…]\n" + text[-keep:]
+
+
+def _within(chosen: list[Memory], held: frozenset[str], budget: int, count: Callable[[str], int]) -> list[Memory]:
+    """The chosen memories the prefix does not hold, most important first, within a small budget."""
+    out: list[Memory] = []
+    for m in chosen:
+        cost = count(m.content) + 6
+        if m.id in held or cost > budget or len(out) >= _TAIL_MAX:
+            continue
+        out.append(m)
+        budget -= cost
+    return out
 
 
 def _trim_history(history: list[Message], budget: int, count: Callable[[str], int]) -> list[dict]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import os
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
@@ -19,6 +20,7 @@ from models.resolve import check_gguf
 # A GGUF header alone (magic, version, counts) is 24 bytes; anything that small holds no model.
 _MIN_GGUF_SIZE = 1024
 _CHOOSE_OTHER = "Choose another GGUF file in Settings or pass --model."
+log = logging.getLogger(__name__)
 
 
 def default_threads() -> int:
@@ -40,6 +42,14 @@ def _silence_llama_log() -> None:
 
 
 _SPECIAL_SHAPES = re.compile(r"<\|[^|<>]{0,40}\|>|</?s>|\[/?INST\]|<(?:start|end)_of_turn>|<\|?[a-z_]{2,30}\|?>")
+
+
+@dataclass(frozen=True)
+class PromptEval:
+    """How a request's prompt was processed: tokens reused from the previous call, tokens evaluated anew."""
+
+    reused: int
+    evaluated: int
 
 
 class ChatModel:
@@ -87,6 +97,24 @@ class ChatModel:
                 f"or not a model this version of llama.cpp supports. {_CHOOSE_OTHER}"
             ) from e
         _silence_llama_log()
+        self.last_prompt: PromptEval | None = None
+        self._count_evaluated()
+
+    def _count_evaluated(self) -> None:
+        """Record, per request, how many prompt tokens llama.cpp reused and how many it evaluated.
+
+        Llama.generate keeps the longest token prefix shared with the previous call and then calls
+        `eval` once with the rest, at n_tokens = the reused length; that first call is what we record.
+        """
+        inner = self._llm.eval
+
+        def counted(tokens: Sequence[int]) -> None:
+            if self.last_prompt is None:
+                self.last_prompt = PromptEval(reused=self._llm.n_tokens, evaluated=len(tokens))
+                log.debug("prompt: %d tokens reused, %d evaluated", self._llm.n_tokens, len(tokens))
+            inner(tokens)
+
+        self._llm.eval = counted
 
     @property
     def n_ctx(self) -> int:
@@ -126,6 +154,7 @@ class ChatModel:
                should_stop: Callable[[], bool] | None = None) -> Iterator[str]:
         """Yield the reply to `messages` piece by piece; stop early once `should_stop()` is true."""
         safe = [{**m, "content": self.defang(m.get("content") or "")} for m in messages]
+        self.last_prompt = None
         chunks = self._run(lambda: self._llm.create_chat_completion(
             messages=safe, max_tokens=max_tokens, temperature=temperature, stream=True,
         ))
@@ -143,6 +172,7 @@ class ChatModel:
 
     def complete_json(self, system: str, user: str, schema: dict, max_tokens: int = 512) -> str:
         """Return the model's raw JSON answer, generated under a grammar built from `schema`."""
+        self.last_prompt = None
         result = self._run(lambda: self._llm.create_chat_completion(
             messages=[{"role": "system", "content": system}, {"role": "user", "content": self.defang(user)}],
             response_format={"type": "json_object", "schema": schema},

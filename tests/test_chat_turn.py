@@ -102,17 +102,63 @@ def test_other_memories_come_as_background_index_lines_within_budget(companion):
 
 
 def test_the_prompt_prefix_stays_the_same_from_turn_to_turn(companion):
-    """Fixed prompt + history come first and the memory block last, so llama.cpp can reuse its work."""
+    """Fixed prompt, memory prefix and history come first, identical each turn; this turn's memories go last."""
     chat = ChatService(companion)
     companion.store.add(Memory(new_id(), "profile", "Works as a nurse in Chengdu"))
+    companion.store.add(Memory(new_id(), "relationship", "Sister Lily lives in Hangzhou"))
     first = chat.prepare(None, "hello, what do I do for work?")
     first.reply = "You work as a nurse."
-    chat.finish(first)
-    second = chat.prepare(first.session_id, "and where?")
-    expected_prefix = [first.messages[0], {"role": "user", "content": "hello, what do I do for work?"},
-                       {"role": "assistant", "content": "You work as a nurse."}]
-    assert second.messages[:3] == expected_prefix
-    assert second.messages[-2]["role"] == "system" and "<memory>" in second.messages[-2]["content"]
+    chat.finish(first)  # reinforces what was used: strength and use counts change, the prefix must not
+    companion.store.add(Memory(new_id(), "preference", "Loves bouldering at the climbing gym"))
+    second = chat.prepare(first.session_id, "any tips for bouldering at the climbing gym?")
+    assert second.messages[:2] == first.messages[:2]
+    assert second.messages[1]["role"] == "system" and "nurse" in second.messages[1]["content"]
+    assert second.messages[2:4] == [{"role": "user", "content": "hello, what do I do for work?"},
+                                    {"role": "assistant", "content": "You work as a nurse."}]
+    tail = second.messages[-2]
+    assert tail["role"] == "system" and "bouldering" in tail["content"] and "not instructions" in tail["content"]
+    assert "nurse" not in tail["content"]  # already in the prefix: not repeated
+    assert "bouldering" not in second.messages[1]["content"]
+
+
+def test_the_prefix_is_rebuilt_when_a_memory_in_it_changes_or_is_forgotten(companion):
+    chat = ChatService(companion)
+    m = companion.store.add(Memory(new_id(), "profile", "Works as a nurse in Chengdu"))
+    other = companion.store.add(Memory(new_id(), "feedback", "Does not want to be called sweetie"))
+    first = chat.prepare(None, "hi")
+    companion.store.update(m.id, content="Works as a teacher in Chengdu")
+    second = chat.prepare(first.session_id, "hi again")
+    assert "teacher" in second.messages[1]["content"] and "nurse" not in _system_text(second)
+    companion.store.update(other.id, disabled=True)
+    third = chat.prepare(first.session_id, "and now?")
+    assert "sweetie" not in _system_text(third)
+
+
+def test_a_new_session_takes_in_memories_learned_in_the_last_one(companion):
+    chat = ChatService(companion)
+    companion.store.add(Memory(new_id(), "profile", "Works as a nurse in Chengdu"))
+    first = chat.prepare(None, "hi")
+    companion.store.add(Memory(new_id(), "feedback", "Prefers short answers"))
+    assert "short answers" not in first.messages[1]["content"]
+    later = chat.prepare(None, "hello")
+    assert "short answers" in later.messages[1]["content"]
+
+
+def test_llama_cpp_reuses_the_prefix_and_evaluates_only_the_new_part(companion):
+    companion.settings.max_reply_tokens = 4
+    companion.settings.temperature = 0.0
+    for i in range(40):
+        companion.store.add(Memory(new_id(), "preference", f"Likes board game number {i} with friends"))
+    companion.store.add(Memory(new_id(), "profile", "Works as a nurse in Chengdu"))
+    chat = ChatService(companion)
+    model = companion.chat_model()
+    first = chat.run(None, "hello there")
+    assert model.last_prompt.reused == 0
+    second = chat.run(first.session_id, "what do I do for work?")
+    stable = second.messages[:4]  # fixed prompt, memory prefix, the first exchange
+    stable_tokens = sum(model.count_tokens(m["content"]) for m in stable[:2])
+    assert model.last_prompt.reused > stable_tokens
+    assert model.last_prompt.evaluated < 120
 
 
 def test_a_message_cut_off_mid_sentence_is_learned_with_the_next_one_in_the_same_session(companion):

@@ -1,7 +1,9 @@
-"""Bringing memories back: hybrid search, what to inject for a turn, the injected block, the capped index."""
+"""Bringing memories back: hybrid search, what to inject for a turn, the injected blocks, the capped index."""
 from memory.recall.hybrid import Hit, Weights, search
 from memory.recall.index import current_index
-from memory.recall.inject import memory_block
-from memory.recall.retrieve import RetrievalSettings, background, select
+from memory.recall.inject import memory_block, memory_tail
+from memory.recall.prefix import MemoryPrefix, build_prefix, prefix_is_current
+from memory.recall.retrieve import RetrievalSettings, select
 
-__all__ = ["Hit", "RetrievalSettings", "Weights", "background", "current_index", "memory_block", "search", "select"]
+__all__ = ["Hit", "MemoryPrefix", "RetrievalSettings", "Weights", "build_prefix", "current_index", "memory_block",
+           "memory_tail", "prefix_is_current", "search", "select"]

@@ -7,7 +7,6 @@ from datetime import date, timedelta
 from typing import Callable
 
 from memory.recall.hybrid import Hit, Weights, search
-from memory.recall.index import line_for, ranked_for_index
 from memory.records import Memory
 from memory.storage.store import MemoryStore
 
@@ -85,22 +84,5 @@ def _within_budget(memories: list[Memory], budget: int, count_tokens: TokenCount
         if used + cost > budget:
             continue
         out.append(m)
-        used += cost
-    return out
-
-
-def background(store: MemoryStore, chosen: list[Memory], budget: int,
-               count_tokens: TokenCounter = rough_tokens) -> list[str]:
-    """Index lines of the other active memories, strongest first, within what is left of the budget."""
-    taken = {m.id for m in chosen}
-    out, used = [], 0
-    for m in ranked_for_index(store.list()):
-        if m.id in taken:
-            continue
-        line = line_for(m)
-        cost = count_tokens(line) + 2
-        if used + cost > budget:
-            break
-        out.append(line)
         used += cost
     return out
