@@ -1,0 +1,270 @@
+#!/usr/bin/env python3
+"""Benchmark: time to the first reply piece with memory on and off, interleaved in one run.
+
+  .venv/bin/python scripts/bench_first_word.py [--sessions 3] [--turns 10] [--memories 300]
+
+The project's own `Companion` and `ChatService` on the bundled SmolLM2, in throw-away encrypted profiles
+seeded with the same generated memories. Each session plays the same scripted conversation with memory
+on and memory off, the two turn by turn in alternating order, so machine noise hits both. It prints the
+median time to first piece at turn 1 and at the last turn, the on/off ratio, the prompt tokens llama.cpp
+actually evaluated before the first piece (the rest were reused from the previous turn), the first reply
+after a restart, and the app's tokens/s against raw llama-cpp-python on the same prompt.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # as the app sets it, for the raw runs too
+
+from app.chat import ChatService  # noqa: E402
+from app.clock import Clock  # noqa: E402
+from app.companion import Companion  # noqa: E402
+from app.settings import Settings  # noqa: E402
+from memory.records import Memory  # noqa: E402
+from memory.storage.store import new_id  # noqa: E402
+
+TODAY = "2026-11-29"
+TURNS = [
+    "Hi! How are you today?",
+    "I had a long day at the hospital, the night shift was rough.",
+    "Do you remember what my sister's name is?",
+    "What should I cook for dinner tonight?",
+    "My exam is coming up soon and I'm nervous about it.",
+    "Can you suggest a short hike for the weekend?",
+    "I started learning the piano last month.",
+    "What music would you recommend for studying?",
+    "My cat knocked over a plant this morning.",
+    "Thanks for listening. Any advice for sleeping better?",
+    "Good morning again! What were we talking about?",
+]
+PEOPLE = ["Lily", "Tom", "Mei", "Sam", "Ana", "Raj", "Zoe", "Ben", "Ivy", "Leo"]
+THINGS = ["hiking", "jazz", "sushi", "chess", "yoga", "painting", "coffee", "running", "baking", "poetry",
+          "tennis", "gardening", "ramen", "board games", "cycling", "photography", "tea", "sci-fi novels",
+          "swimming", "climbing", "the show Friends", "spicy food", "podcasts", "museums", "camping"]
+
+
+def seed_memories(n: int, rng: random.Random) -> list[Memory]:
+    """A plausible profile: a few always-on memories, people, dated events, and many preferences."""
+    out = [Memory(new_id(), "profile", "Prefers to be called Xiaolin", source="explicit", importance=0.9),
+           Memory(new_id(), "profile", "Works as a nurse at a hospital in Chengdu", importance=0.8),
+           Memory(new_id(), "profile", "Lives with a cat named Pickles", importance=0.6),
+           Memory(new_id(), "feedback", "Does not want to be called 'sweetie'", source="explicit", importance=0.9),
+           Memory(new_id(), "feedback", "Prefers short, practical answers", importance=0.7),
+           Memory(new_id(), "event", "Nursing licence exam", event_date="2026-12-06", importance=0.9),
+           Memory(new_id(), "event", "Sister Lily's birthday", event_date="2026-12-10", importance=0.8)]
+    i = 0
+    while len(out) < n:
+        i += 1
+        kind = rng.random()
+        if kind < 0.15:
+            who = rng.choice(PEOPLE)
+            out.append(Memory(new_id(), "relationship", f"Friend {who} likes {rng.choice(THINGS)} (note {i})",
+                              importance=rng.uniform(0.3, 0.8)))
+        elif kind < 0.25:
+            out.append(Memory(new_id(), "event", f"Went to a {rng.choice(THINGS)} event (note {i})",
+                              event_date=f"2026-{rng.randint(1, 10):02d}-{rng.randint(1, 28):02d}",
+                              importance=rng.uniform(0.3, 0.6)))
+        else:
+            verb = rng.choice(["Likes", "Dislikes", "Started", "Wants to try", "Used to enjoy"])
+            out.append(Memory(new_id(), "preference", f"{verb} {rng.choice(THINGS)} (note {i})",
+                              importance=rng.uniform(0.3, 0.7)))
+    return out
+
+
+def make_template(root: Path, n: int) -> Path:
+    """One profile with the memories, copied afresh for every session and variant."""
+    home = root / "template"
+    c = Companion(home, Clock.parse(TODAY))
+    with c.db.transaction():
+        for m in seed_memories(n, random.Random(7)):
+            c.store.add(m)
+    c.close()
+    return home
+
+
+def open_copy(template: Path, home: Path, memory: bool, reply_tokens: int) -> Companion:
+    shutil.copytree(template, home)
+    settings = Settings.load(home)
+    settings.memory_enabled = memory
+    settings.max_reply_tokens = reply_tokens
+    settings.temperature = 0.0
+    settings.save(home)
+    return open_existing(home)
+
+
+def open_existing(home: Path) -> Companion:
+    return Companion(home, Clock.parse(TODAY))
+
+
+class EvalCounter:
+    """Counts the tokens llama.cpp evaluates (prompt and generated) by wrapping Llama.eval."""
+
+    def __init__(self, llm):
+        self.n = 0
+        inner = llm.eval
+
+        def counted(tokens):
+            self.n += len(tokens)
+            return inner(tokens)
+
+        llm.eval = counted
+
+
+def timed_turn(chat: ChatService, counter: EvalCounter, session: str | None, text: str) -> tuple[float, int, object]:
+    """Seconds from the message to the first reply piece, and the tokens evaluated by then."""
+    start = time.perf_counter()
+    before = counter.n
+    turn = chat.prepare(session, text)
+    first = None
+    evaluated = 0
+    for _ in chat.stream(turn):
+        if first is None:
+            first = time.perf_counter() - start
+            evaluated = counter.n - before
+    chat.finish(turn)
+    chat.learn(turn, use_model=False)  # the app does this in the background, after the reply
+    return (first if first is not None else time.perf_counter() - start), evaluated, turn
+
+
+def session_run(template: Path, root: Path, rep: int, turns: int, reply_tokens: int, results: dict) -> dict:
+    """One scripted session per variant, interleaved turn by turn, then a restart of both."""
+    variants = {}
+    for name, memory in (("on", True), ("off", False)):
+        c = open_copy(template, root / f"{name}-{rep}", memory, reply_tokens)
+        variants[name] = [c, ChatService(c), EvalCounter(c.chat_model()._llm), None]
+    last_prompt = None
+    for t in range(turns):
+        order = ("on", "off") if (t + rep) % 2 == 0 else ("off", "on")
+        for name in order:
+            c, chat, counter, session = variants[name]
+            secs, evaluated, turn = timed_turn(chat, counter, session, TURNS[t % len(TURNS)])
+            variants[name][3] = turn.session_id
+            results[name].setdefault(t + 1, []).append((secs, evaluated, _prompt_tokens(c, turn.messages)))
+            if name == "on":
+                last_prompt = turn.messages
+    sessions = {name: v[3] for name, v in variants.items()}
+    for v in variants.values():
+        v[0].close()
+    order = ("on", "off") if rep % 2 == 0 else ("off", "on")
+    for name in order:
+        start = time.perf_counter()
+        c = open_existing(root / f"{name}-{rep}")
+        chat = ChatService(c)
+        counter = EvalCounter(c.chat_model()._llm)
+        load = time.perf_counter() - start
+        secs, evaluated, turn = timed_turn(chat, counter, sessions[name], TURNS[turns % len(TURNS)])
+        results[name].setdefault("restart", []).append((secs, evaluated, _prompt_tokens(c, turn.messages), load))
+        c.close()
+    return {"messages": last_prompt}
+
+
+def _prompt_tokens(c: Companion, messages: list[dict]) -> int:
+    return sum(c.chat_model().count_tokens(m["content"]) + 5 for m in messages)
+
+
+def throughput(model_path: str, messages: list[dict], reps: int, gen_tokens: int) -> dict:
+    """Prompt and generation tokens/s of the app's ChatModel and of a plain Llama, interleaved."""
+    from llama_cpp import Llama
+
+    from models.chat import ChatModel
+
+    app = ChatModel(model_path, n_ctx=4096)
+    raw = Llama(model_path=model_path, n_ctx=4096, verbose=False)
+    counters = {"app": EvalCounter(app._llm), "raw": EvalCounter(raw)}
+    out: dict[str, dict[str, list[float]]] = {"app": {"prompt": [], "gen": []}, "raw": {"prompt": [], "gen": []}}
+
+    def run(name: str):
+        if name == "app":
+            app._llm.reset()
+            return app.stream(messages, max_tokens=gen_tokens, temperature=0.0)
+        raw.reset()
+        chunks = raw.create_chat_completion(messages=messages, max_tokens=gen_tokens, temperature=0.0, stream=True)
+        return (ch["choices"][0]["delta"].get("content") for ch in chunks if ch["choices"][0]["delta"].get("content"))
+
+    for r in range(reps):
+        for name in (("app", "raw") if r % 2 == 0 else ("raw", "app")):
+            counter = counters[name]
+            start = time.perf_counter()
+            n0 = counter.n
+            first_at, n_first = None, 0
+            for _ in run(name):
+                if first_at is None:
+                    first_at, n_first = time.perf_counter(), counter.n
+            end = time.perf_counter()
+            out[name]["prompt"].append((n_first - n0) / (first_at - start))
+            out[name]["gen"].append((counter.n - n_first) / max(1e-9, end - first_at))
+    threads = {"app": app._llm.n_threads, "raw": raw.n_threads}
+    app.close()
+    raw.close()
+    return {k: {m: statistics.median(v) for m, v in d.items()} | {"threads": threads[k]} for k, d in out.items()}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sessions", type=int, default=3)
+    ap.add_argument("--turns", type=int, default=10)
+    ap.add_argument("--memories", type=int, default=300)
+    ap.add_argument("--reply-tokens", type=int, default=32)
+    ap.add_argument("--throughput-reps", type=int, default=4)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        os.environ["COMPANION_DB_KEY"] = "bench-first-word"
+        os.environ.setdefault("COMPANION_MODELS_DIR", str(root / "models"))
+        for var in ("COMPANION_CHAT_MODEL", "COMPANION_TODAY"):
+            os.environ.pop(var, None)
+        template = make_template(root, args.memories)
+        results: dict = {"on": {}, "off": {}}
+        last = {}
+        for rep in range(args.sessions):
+            last = session_run(template, root, rep, args.turns, args.reply_tokens, results)
+            print(f"session {rep + 1}/{args.sessions} done", file=sys.stderr, flush=True)
+        probe = Companion(template, Clock.parse(TODAY))
+        model_path = str(probe.chat_model_file().path)
+        threads = probe.chat_model()._llm.n_threads
+        probe.close()
+        tput = throughput(model_path, last["messages"], args.throughput_reps, 64)
+    report(results, args, tput, threads)
+    return 0
+
+
+def _med(rows, i):
+    return statistics.median(r[i] for r in rows)
+
+
+def report(results: dict, args, tput: dict, threads: int) -> None:
+    print(f"\nbench_first_word: {args.memories} memories, {args.sessions} sessions × {args.turns} turns, "
+          f"memory on/off interleaved, {os.cpu_count()} logical CPUs, chat threads {threads}, medians\n")
+    print("| turn | TTFT on (s) | TTFT off (s) | ratio on/off | evaluated on / prompt on (tokens) "
+          "| evaluated off / prompt off |")
+    print("|---|---|---|---|---|---|")
+    for key in (1, args.turns, "restart"):
+        on, off = results["on"][key], results["off"][key]
+        label = f"after restart (turn {args.turns + 1})" if key == "restart" else str(key)
+        print(f"| {label} | {_med(on, 0):.2f} | {_med(off, 0):.2f} | {_med(on, 0) / _med(off, 0):.2f} "
+              f"| {_med(on, 1):.0f} / {_med(on, 2):.0f} | {_med(off, 1):.0f} / {_med(off, 2):.0f} |")
+    every = [statistics.median(r[0] for r in results["on"][t]) for t in range(1, args.turns + 1)]
+    print(f"\nmemory on, TTFT per turn (s): {' '.join(f'{x:.2f}' for x in every)}")
+    every = [statistics.median(r[0] for r in results["off"][t]) for t in range(1, args.turns + 1)]
+    print(f"memory off, TTFT per turn (s): {' '.join(f'{x:.2f}' for x in every)}")
+    loads = [r[3] for r in results["on"]["restart"] + results["off"]["restart"]]
+    print(f"restart: open profile + load model {statistics.median(loads):.2f} s (not in the TTFT above)")
+    print("\n| same prompt (memory on, last turn) | prompt tokens/s | generation tokens/s | threads |")
+    print("|---|---|---|---|")
+    for name in ("app", "raw"):
+        print(f"| {name} | {tput[name]['prompt']:.0f} | {tput[name]['gen']:.1f} | {tput[name]['threads']} |")
+    print(f"| app / raw | {tput['app']['prompt'] / tput['raw']['prompt']:.2f} "
+          f"| {tput['app']['gen'] / tput['raw']['gen']:.2f} | |")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
