@@ -6,6 +6,8 @@ satisfies `memory.protocols.Completer`.
 """
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import logging
 import os
 import re
@@ -173,15 +175,46 @@ class ChatModel:
     def complete_json(self, system: str, user: str, schema: dict, max_tokens: int = 512) -> str:
         """Return the model's raw JSON answer, generated under a grammar built from `schema`."""
         self.last_prompt = None
-        result = self._run(lambda: self._llm.create_chat_completion(
-            messages=[{"role": "system", "content": system}, {"role": "user", "content": self.defang(user)}],
-            response_format={"type": "json_object", "schema": schema},
-            temperature=0.0,
-            # The default 1.1 penalises the quotes and braces JSON is made of.
-            repeat_penalty=1.0,
-            max_tokens=max_tokens,
-        ))
+        with self._chat_context_kept():
+            result = self._run(lambda: self._llm.create_chat_completion(
+                messages=[{"role": "system", "content": system}, {"role": "user", "content": self.defang(user)}],
+                response_format={"type": "json_object", "schema": schema},
+                temperature=0.0,
+                # The default 1.1 penalises the quotes and braces JSON is made of.
+                repeat_penalty=1.0,
+                max_tokens=max_tokens,
+            ))
         return result["choices"][0]["message"]["content"] or ""
+
+    @contextlib.contextmanager
+    def _chat_context_kept(self) -> Iterator[None]:
+        """Put the evaluated chat prompt back after a call with another prompt (JSON extraction between turns).
+
+        Without this the next reply re-evaluates the fixed prompt, the memory prefix and the whole history.
+        Only the KV cache and the token ids are copied, in memory (tens of MB for a long prompt); Llama.save_state
+        would also copy a logits buffer of n_batch x n_vocab floats that sampling does not need.
+        """
+        import llama_cpp
+
+        llm = self._llm
+        n = llm.n_tokens
+        if n == 0:
+            yield
+            return
+        ctx = llm._ctx.ctx
+        size = llama_cpp.llama_state_get_size(ctx)
+        kv = (ctypes.c_uint8 * size)()
+        used = llama_cpp.llama_state_get_data(ctx, kv, size)
+        ids = llm.input_ids[:n].copy()
+        try:
+            yield
+        finally:
+            if llama_cpp.llama_state_set_data(ctx, kv, used) == used:
+                llm.input_ids[:n] = ids
+                llm.n_tokens = n
+            else:  # cannot happen with the same context; start clean rather than trust a half-restored cache
+                llm.reset()
+            llm._requires_eval = True
 
     def close(self) -> None:
         """Free the model and its context now rather than at garbage collection."""

@@ -172,3 +172,19 @@ def test_a_message_cut_off_mid_sentence_is_learned_with_the_next_one_in_the_same
     assert any("Lisbon" in m for m in learned) and any("nurse" in m for m in learned)
     other = chat.run(None, "I like tea")  # a new conversation does not reach back into another one
     assert other.previous_user is None
+
+
+def test_a_json_extraction_call_between_turns_does_not_cost_the_evaluated_prefix(companion):
+    companion.settings.max_reply_tokens = 4
+    companion.settings.temperature = 0.0
+    companion.store.add(Memory(new_id(), "profile", "Works as a nurse in Chengdu"))
+    chat = ChatService(companion)
+    model = companion.chat_model()
+    first = chat.run(None, "hello there, how are you doing today?")
+    answer = model.complete_json("Reply with a JSON object.", "I like tea.",
+                                 {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]},
+                                 max_tokens=16)
+    assert answer.lstrip().startswith("{")
+    second = chat.run(first.session_id, "what do I do for work?")
+    stable_tokens = sum(model.count_tokens(m["content"]) for m in second.messages[:3])
+    assert model.last_prompt.reused > stable_tokens and model.last_prompt.evaluated < 120
