@@ -218,7 +218,13 @@ class MemoryFilterProxy(QSortFilterProxyModel):
         self.rank_by_score = scores is not None
         self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
         if scores is not None:
-            self.sort(CONTENT, Qt.SortOrder.AscendingOrder)
+            self.rank()
+
+    def rank(self) -> None:
+        """Order the rows best hit first (Qt skips sort() when column and order are unchanged, so reset first)."""
+        self.rank_by_score = self.scores is not None
+        self.sort(-1)
+        self.sort(CONTENT, Qt.SortOrder.AscendingOrder)
 
     def filterAcceptsRow(self, source_row: int, source_parent: Index) -> bool:  # noqa: N802 (Qt override)
         m = self.sourceModel().memory_at(source_row)

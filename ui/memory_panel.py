@@ -7,11 +7,12 @@ from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFrame, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
                                QPushButton, QTableView, QToolButton, QVBoxLayout, QWidget)
 
-from app.desktop import MemoryDesk
+from app.desktop import PANEL_SEARCH_K, MemoryDesk
 from app.errors import USER_ERRORS
 from memory.consolidate import ConsolidationResult
 from memory.forget import ForgetReceipt
 from memory.records import CATEGORIES, Memory
+from memory.search import search
 from ui import ask
 from ui.i18n import tr
 from ui.memory_dialogs import HistoryDialog, MemoryEditDialog
@@ -87,6 +88,14 @@ def receipt_html(receipt: ForgetReceipt, session_titles: dict[str, str] | None =
         lines.append(tr("Your own words are still in {n} conversation(s); delete them to remove those too.",
                         n=len(receipt.mentioned_in_sessions)) + f" {links}")
     return "<br>".join(lines)
+
+
+def search_hits(desk: MemoryDesk, query: str) -> dict[str, float]:
+    """{id: score} of the chat's hybrid search over every status, without hits below the chat's relevance floor."""
+    knobs = desk.c.retrieval_settings()
+    hits = search(desk.c.store, query, PANEL_SEARCH_K, weights=knobs.weights,
+                  statuses=("active", "superseded", "expired"))
+    return {h.memory.id: h.score for h in hits if h.relevance >= knobs.relevance_floor}
 
 
 class MemoryPanel(QWidget):
@@ -271,16 +280,26 @@ class MemoryPanel(QWidget):
         generation = self._search_generation
         if not query:
             self.proxy.set_scores(None)
+            self._restore_order()
             self._update_count()
             return
         if self.desk is None:
             return
 
-        def found(hits: list[tuple[str, float]]) -> None:
+        def found(hits: dict[str, float]) -> None:
             if generation == self._search_generation:  # a newer query has been typed meanwhile
-                self.proxy.set_scores(dict(hits))
+                self.proxy.set_scores(hits)
                 self._update_count()
-        self.worker.run(lambda: self.desk.search(query), found, self._show_error)
+        desk = self.desk
+        self.worker.run(lambda: search_hits(desk, query), found, self._show_error)
+
+    def _restore_order(self) -> None:
+        """Back to the order before the search: the column the user sorted by, else newest first."""
+        header = self.table.horizontalHeader()
+        section = header.sortIndicatorSection() if header.isSortIndicatorShown() else -1
+        self.proxy.sort(-1)
+        if 0 <= section < self.model.columnCount():
+            self.proxy.sort(section, header.sortIndicatorOrder())
 
     # -- actions -------------------------------------------------------------------------------
     def selected(self) -> list[Memory]:
