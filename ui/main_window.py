@@ -29,6 +29,7 @@ from ui.sessions import SessionPane
 from ui.settings_dialog import SettingsDialog
 from ui.status import StatusIndicator
 from ui.style import icon
+from ui.watch import DatabaseWatcher
 from ui.workers import QtWorker
 
 NOTE_MS = 6000  # how long a "remembered …" note stays in the status bar
@@ -88,6 +89,7 @@ class MainWindow(QMainWindow):
         self.db_worker = QtWorker("companion-db", self)
         self.controller = ChatController(self.model_worker, self)
         self.scheduler: ConsolidationScheduler | None = None
+        self.watcher = DatabaseWatcher(self.db_worker, self)
         self._build()
         self._connect()
         self.retranslate()
@@ -156,6 +158,7 @@ class MainWindow(QMainWindow):
         self.chat_view.memoryClicked.connect(self.show_memory)
         self.panel.errorShown.connect(lambda message: self._show_state("error", message))
         self.panel.sessionRequested.connect(self.open_session)
+        self.watcher.changed.connect(self._changed_elsewhere)
         c = self.controller
         c.modelLoading.connect(lambda: self._show_state("busy", tr("Loading the chat model…")))
         c.modelReady.connect(self._model_ready)
@@ -211,6 +214,8 @@ class MainWindow(QMainWindow):
         self.refresh_sessions()
         self.retranslate()
         self.composer.input.setFocus()
+        db = companion.db
+        self.watcher.start(lambda: db.read("PRAGMA data_version")[0][0])
         self.opened.emit()
 
     def _profile_failed(self, exc: BaseException, passphrase: str | None) -> None:
@@ -244,6 +249,13 @@ class MainWindow(QMainWindow):
         """Read the session list again."""
         if self.desk is not None:
             self.db_worker.run(self.desk.sessions, lambda s: self.sessions.show_sessions(s, self.session_id))
+
+    def _changed_elsewhere(self) -> None:
+        """Another process wrote (e.g. `companion say`): show the memories, the list and this conversation anew."""
+        self.panel.refresh()
+        self.refresh_sessions()
+        if self.session_id is not None and not self.controller.replying:
+            self.choose_session(self.session_id)
 
     def new_chat(self) -> None:
         """An empty conversation; it becomes a session with its first message."""
@@ -426,6 +438,7 @@ class MainWindow(QMainWindow):
             if self._closed:
                 return
             self._closing = True
+            self.watcher.stop()
             self.controller.stop()
             if self.scheduler is not None:
                 self.scheduler.stop()
