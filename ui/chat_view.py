@@ -318,7 +318,10 @@ class ChatView(QScrollArea):
         self.following = value >= self.verticalScrollBar().maximum() - FOLLOW_SLACK
 
     def _bubble_width(self) -> int:
-        return max(240, int(self.viewport().width() * BUBBLE_SHARE))
+        # Never wider than the room between the margins: a bubble wider than the view is cut off at its edge.
+        margins = self._column.contentsMargins()
+        room = self.viewport().width() - margins.left() - margins.right()
+        return max(120, min(room, int(self.viewport().width() * BUBBLE_SHARE)))
 
     def resizeEvent(self, event) -> None:  # noqa: N802 (Qt override)
         super().resizeEvent(event)

@@ -32,6 +32,8 @@ from ui.style import icon
 from ui.watch import DatabaseWatcher
 from ui.workers import QtWorker
 
+PANEL_MIN_WIDTH = 300  # the words of a memory still fit beside the edge of an 800 px window
+NARROW_WIDTH = 1000  # below this, an open memory panel takes the place of the conversation list
 NOTE_MS = 6000  # how long a "remembered …" note stays in the status bar
 # app.keys.NO_KEYRING tells a command-line user to set COMPANION_DB_KEY; here the dialog itself is the way.
 NO_KEYRING_UI = ("No system keyring is available here (common on headless Linux), so Companion cannot keep the "
@@ -49,6 +51,7 @@ class DockTitle(QWidget):
         self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
         self.label = QLabel(self)
         self.label.setObjectName("dockTitleText")
+        self.label.setWordWrap(True)  # a long companion name wraps instead of pushing the close button out
         self.close_button = QToolButton(self)
         self.close_button.setText("✕")
         self.close_button.setAutoRaise(True)
@@ -108,7 +111,7 @@ class MainWindow(QMainWindow):
         column.setSpacing(0)
         column.addWidget(self.chat_view, 1)
         column.addWidget(self.composer)
-        split = QSplitter(self)
+        split = self.split = QSplitter(self)
         split.addWidget(self.sessions)
         split.addWidget(middle)
         split.setStretchFactor(1, 1)
@@ -116,7 +119,7 @@ class MainWindow(QMainWindow):
         split.setChildrenCollapsible(False)
         self.setCentralWidget(split)
         self.panel = MemoryPanel(self)
-        self.panel.setMinimumWidth(460)  # room for the words of a memory next to its category
+        self.panel.setMinimumWidth(PANEL_MIN_WIDTH)
         self.dock = QDockWidget(self)
         self.dock.setObjectName("memoryDock")
         self.dock_title = DockTitle(self.dock)
@@ -138,6 +141,7 @@ class MainWindow(QMainWindow):
         self.memory_action = QAction(icon("memory"), "", self, checkable=True, shortcut=QKeySequence("Ctrl+M"))
         self.memory_action.toggled.connect(self.dock.setVisible)
         self.dock.visibilityChanged.connect(lambda _shown: self.memory_action.setChecked(not self.dock.isHidden()))
+        self.dock.visibilityChanged.connect(self._dock_shown)
         self.settings_action = QAction(icon("settings"), "", self, shortcut=QKeySequence("Ctrl+,"))
         self.settings_action.setEnabled(False)
         for action in (self.new_action, self.memory_action, self.settings_action):
@@ -386,6 +390,23 @@ class MainWindow(QMainWindow):
             if reload:
                 self.controller.reload_model()
         self.db_worker.run(lambda: apply_settings(c, changed), saved)
+
+    # -- layout --------------------------------------------------------------------------------
+    def fit_panes(self, resize_dock: bool = False) -> None:
+        """Share the width: a narrow window shows the panel instead of the conversation list; the panel takes
+        at most about half."""
+        panel_open = not self.dock.isHidden()
+        self.sessions.setVisible(not (panel_open and self.width() < NARROW_WIDTH))
+        if panel_open and (resize_dock or self.dock.width() > self.width() // 2):
+            target = max(PANEL_MIN_WIDTH, min(640, int(self.width() * 0.45)))
+            self.resizeDocks([self.dock], [target], Qt.Orientation.Horizontal)
+
+    def _dock_shown(self, shown: bool) -> None:
+        self.fit_panes(resize_dock=shown)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt override)
+        super().resizeEvent(event)
+        self.fit_panes()
 
     # -- status --------------------------------------------------------------------------------
     def _model_ready(self, name: str) -> None:

@@ -21,10 +21,11 @@ ROLE_ALIGN, ROLE_ICON = Qt.ItemDataRole.TextAlignmentRole, Qt.ItemDataRole.Decor
 Index = QModelIndex | QPersistentModelIndex
 
 # (field, header) in column order; header texts are translated when asked for.
+# The order is also what a narrow panel keeps: columns from the end are hidden first.
 COLUMNS = (
-    ("content", "Memory"), ("category", "Category"), ("event_date", "Date"), ("importance", "Importance"),
-    ("pinned", "Pinned"), ("disabled", "Off"), ("status", "Status"), ("confidence", "Confidence"),
-    ("source", "Source"), ("quote", "Your words"), ("last_used_at", "Last used"),
+    ("content", "Memory"), ("category", "Category"), ("status", "Status"), ("pinned", "Pinned"),
+    ("disabled", "Off"), ("event_date", "Date"), ("importance", "Importance"), ("last_used_at", "Last used"),
+    ("quote", "Your words"), ("confidence", "Confidence"), ("source", "Source"),
 )
 FIELDS = tuple(f for f, _ in COLUMNS)
 CONTENT, CATEGORY, STATUS = FIELDS.index("content"), FIELDS.index("category"), FIELDS.index("status")

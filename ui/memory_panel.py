@@ -4,8 +4,8 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFrame, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
-                               QPushButton, QTableView, QToolButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFrame, QHBoxLayout, QLabel, QLineEdit, QPushButton,
+                               QToolButton, QVBoxLayout, QWidget)
 
 from app.desktop import PANEL_SEARCH_K, MemoryDesk
 from app.errors import USER_ERRORS
@@ -16,13 +16,14 @@ from memory.search import search
 from ui import ask
 from ui.i18n import tr
 from ui.memory_dialogs import HistoryDialog, MemoryEditDialog
-from ui.memory_model import CONTENT, FIELDS, ID_ROLE, MemoryFilterProxy, MemoryTableModel
+from ui.flow import FlowLayout
+from ui.memory_model import CONTENT, ID_ROLE, MemoryFilterProxy, MemoryTableModel
+from ui.memory_table import MemoryTable
 from ui.style import icon
 from ui.workers import QtWorker
 
 SEARCH_DELAY_MS = 250
 STATUS_FILTERS = (("active", "Current"), ("superseded", "Replaced"), ("expired", "Expired"), ("all", "All"))
-_COLUMN_WIDTHS = {"content": 300, "quote": 180, "category": 90, "status": 80, "event_date": 90, "last_used_at": 90}
 
 
 class ReceiptBanner(QFrame):
@@ -152,54 +153,32 @@ class MemoryPanel(QWidget):
             ("history", self.show_history), ("delete", self.forget_selected), ("export", self.export),
             ("import", self.import_), ("tidy", self.tidy_up), ("forget_all", self.forget_everything))}
         self.buttons["forget_all"].setObjectName("forgetAllButton")
-        filters = QHBoxLayout()
-        filters.addWidget(self.category)
-        filters.addWidget(self.status)
-        filters.addStretch(1)
-        filters.addWidget(self.count)
-        actions = QHBoxLayout()
+        # Rows that wrap rather than cut a button off when the panel is narrow (an 800 px window).
+        filters, actions, files = FlowLayout(), FlowLayout(), FlowLayout()
+        for widget in (self.category, self.status, self.count):
+            filters.addWidget(widget)
         for name in ("edit", "pin", "disable", "history", "delete"):
             actions.addWidget(self.buttons[name])
-        actions.addStretch(1)
-        files = QHBoxLayout()
-        for name in ("export", "import", "tidy"):
+        for name in ("export", "import", "tidy", "forget_all"):
             files.addWidget(self.buttons[name])
-        files.addStretch(1)
-        files.addWidget(self.buttons["forget_all"])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 10, 12, 12)
         layout.setSpacing(8)
         for part in (self.search, filters, self.banner, self.table, actions, files):
-            (layout.addLayout if isinstance(part, QHBoxLayout) else layout.addWidget)(part)
+            (layout.addLayout if isinstance(part, FlowLayout) else layout.addWidget)(part)
         layout.setStretchFactor(self.table, 1)
         for signal in (self.proxy.rowsInserted, self.proxy.rowsRemoved, self.proxy.modelReset,
                        self.proxy.layoutChanged):
             signal.connect(self._update_count)
         self._update_buttons()
 
-    def _build_table(self) -> QTableView:
-        table = QTableView(self)
-        table.setObjectName("memoryTable")
+    def _build_table(self) -> MemoryTable:
+        table = MemoryTable(self)
         table.setModel(self.proxy)
-        table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-        table.setEditTriggers(QAbstractItemView.EditTrigger.EditKeyPressed | QAbstractItemView.EditTrigger.SelectedClicked)
         table.setSortingEnabled(True)
         table.sortByColumn(-1, Qt.SortOrder.AscendingOrder)
-        table.setAlternatingRowColors(True)
-        table.setWordWrap(False)
-        table.setShowGrid(False)
-        table.verticalHeader().hide()
-        table.verticalHeader().setDefaultSectionSize(30)
-        header = table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setHighlightSections(False)
-        for name, width in _COLUMN_WIDTHS.items():
-            table.setColumnWidth(FIELDS.index(name), width)
-        for name in ("pinned", "disabled", "importance", "confidence", "source"):
-            header.setSectionResizeMode(FIELDS.index(name), QHeaderView.ResizeMode.ResizeToContents)
         # Pressing a header during a search sorts by that column instead of by relevance.
-        header.sectionPressed.connect(lambda _s: setattr(self.proxy, "rank_by_score", False))
+        table.horizontalHeader().sectionPressed.connect(lambda _s: setattr(self.proxy, "rank_by_score", False))
         table.doubleClicked.connect(lambda _i: self.edit_selected())
         table.selectionModel().selectionChanged.connect(lambda *_: self._update_buttons())
         return table
