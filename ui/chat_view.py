@@ -156,6 +156,14 @@ class RememberedLine(QWidget):
             items.append(f"<li><i>{html.escape(tr('{n} forgotten since', n=self.missing))}</i></li>")
         self.details.setText(f"<ul style='margin:0 0 0 -20px'>{''.join(items)}</ul>")
 
+    def sync(self, current: dict[str, Memory]) -> None:
+        """Show the memories as they are now: forgotten ones only as a count, edited ones with their new words."""
+        kept = [current[m.id] for m in self.memories if m.id in current]
+        if kept != self.memories:
+            self.missing += len(self.memories) - len(kept)
+            self.memories = kept
+            self.retranslate()
+
     def _expand(self, on: bool) -> None:
         self.details.setVisible(on)
         self.retranslate()
@@ -302,6 +310,11 @@ class ChatView(QScrollArea):
         line.memoryClicked.connect(self.memoryClicked)
         self._column.insertWidget(self._column.count() - 1, line)
         self.remembered.append(line)
+
+    def sync_memories(self, current: dict[str, Memory]) -> None:
+        """Every memory that exists now, by id: what was forgotten leaves the screen, edits show."""
+        for line in self.remembered:
+            line.sync(current)
 
     # -- scrolling and size --------------------------------------------------------------------
     def scroll_to_bottom(self) -> None:

@@ -162,6 +162,7 @@ class MainWindow(QMainWindow):
         self.chat_view.memoryClicked.connect(self.show_memory)
         self.panel.errorShown.connect(lambda message: self._show_state("error", message))
         self.panel.sessionRequested.connect(self.open_session)
+        self.panel.memoriesLoaded.connect(self.chat_view.sync_memories)
         self.watcher.changed.connect(self._changed_elsewhere)
         c = self.controller
         c.modelLoading.connect(lambda: self._show_state("busy", tr("Loading the chat model…")))

@@ -106,9 +106,11 @@ class MemoryPanel(QWidget):
         memoriesChanged(): the panel changed memories (edit, forget, import).
         errorShown(str): a problem was shown to the user (also for tests and the status bar).
         sessionRequested(str): the user clicked a conversation named in a receipt; carries its id.
+        memoriesLoaded(dict): the memories were read again; carries every one that exists, by id.
     """
 
     memoriesChanged = Signal()
+    memoriesLoaded = Signal(dict)
     errorShown = Signal(str)
     sessionRequested = Signal(str)
 
@@ -237,6 +239,7 @@ class MemoryPanel(QWidget):
     def _refreshed(self, memories: list[Memory]) -> None:
         self._refreshing = False
         self.model.set_memories(memories)
+        self.memoriesLoaded.emit({m.id: m for m in memories})
         self._update_buttons()
         self._update_count()
         if self._refresh_again:

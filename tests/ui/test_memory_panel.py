@@ -1,7 +1,7 @@
 """The memory panel on a real profile: learned after a reply, edited, forgotten with a receipt, gone from search."""
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QItemSelectionModel, Qt
 
 from app.settings import Settings
 from memory.records import Memory
@@ -191,3 +191,36 @@ def test_tidy_up_now_merges_duplicates_and_says_so(make_window, qtbot):
         panel.buttons["tidy"].click()
     assert panel.banner.label.text().startswith("Tidied up:")
     qtbot.waitUntil(lambda: panel.proxy.rowCount() == len(store.list()), timeout=10_000)
+
+
+def test_forgotten_memories_leave_the_open_conversation(make_window, qtbot, monkeypatch):
+    window = make_window(wait_model=False)
+    store, transcript = window.desk.c.store, window.desk.c.transcript
+    kept = _add(store, "Has a cat called Miso", "relationship")
+    gone = [_add(store, "Likes green tea"), _add(store, "Works as a nurse in Lyon", "profile")]
+    session = transcript.create_session("Tea")
+    transcript.add_message(session.id, "user", "What should I drink?")
+    transcript.add_message(session.id, "assistant", "Green tea, as always?", [m.id for m in gone] + [kept.id])
+    window.open_session(session.id)
+    qtbot.waitUntil(lambda: len(window.chat_view.remembered) == 1, timeout=10_000)
+    line = window.chat_view.remembered[0]
+    line.toggle.setChecked(True)
+    assert "green tea" in line.details.text()
+
+    monkeypatch.setattr("ui.ask.confirm", lambda *a, **k: True)
+    window.panel.reveal(gone[0].id)
+    qtbot.waitUntil(lambda: window.panel.selected_ids() == [gone[0].id], timeout=10_000)
+    window.panel.table.selectAll()
+    window.panel.table.selectionModel().select(
+        window.panel.proxy.mapFromSource(window.panel.model.index(window.panel.model.row_of(kept.id), 0)),
+        QItemSelectionModel.SelectionFlag.Deselect | QItemSelectionModel.SelectionFlag.Rows)
+    assert set(window.panel.selected_ids()) == {m.id for m in gone}
+    with qtbot.waitSignal(window.panel.memoriesLoaded, timeout=10_000):
+        window.panel.buttons["delete"].click()
+    text = line.details.text() + line.toggle.text()
+    assert "green tea" not in text and "nurse" not in text and "Miso" in text and "2 forgotten" in text
+
+    with qtbot.waitSignal(window.panel.memoriesLoaded, timeout=10_000):
+        window.panel.buttons["forget_all"].click()
+    text = line.details.text() + line.toggle.text()
+    assert "Miso" not in text and "3 forgotten" in text
