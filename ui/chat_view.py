@@ -18,10 +18,21 @@ RENDER_MS = 60  # a streaming reply is redrawn at most this often, with all text
 _MARKDOWN = (QTextDocument.MarkdownFeature.MarkdownDialectGitHub | QTextDocument.MarkdownFeature.MarkdownNoHTML)
 
 
+def keep_line_breaks(text: str) -> str:
+    """Markdown joins single newlines into one paragraph; chat keeps them (a poem's lines), except in code blocks."""
+    lines, fenced = text.split("\n"), False
+    for i, line in enumerate(lines[:-1]):
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+        elif not fenced and line.strip() and lines[i + 1].strip():
+            lines[i] = line.rstrip() + "  "  # two trailing spaces: a hard line break
+    return "\n".join(lines)
+
+
 def markdown_html(text: str) -> str:
     """HTML for a reply's Markdown; raw HTML in the text is shown as text, never interpreted."""
     doc = QTextDocument()
-    doc.setMarkdown(text, _MARKDOWN)
+    doc.setMarkdown(keep_line_breaks(text), _MARKDOWN)
     return doc.toHtml()
 
 
@@ -50,7 +61,7 @@ class BubbleText(QTextBrowser):
     def show_text(self, text: str, markdown: bool) -> None:
         """Replace the text (Markdown without raw HTML, or plain) and fit the widget to it."""
         if markdown:
-            self.document().setMarkdown(text, _MARKDOWN)
+            self.document().setMarkdown(keep_line_breaks(text), _MARKDOWN)
         else:
             self.document().setPlainText(text)
         self.fit()

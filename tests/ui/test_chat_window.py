@@ -6,6 +6,7 @@ import time
 from PySide6.QtCore import Qt
 
 from app.settings import Settings
+from memory.records import Message
 
 
 def _shown_chat_view(qtbot, width: int, height: int):
@@ -135,7 +136,6 @@ def test_sessions_new_rename_delete(make_window, qtbot, companion_env, monkeypat
 
 def test_bubbles_fit_their_text_after_the_stylesheet_applies(styled, qtbot):
     """Measured before polish, the text was taller than its bubble and its first lines were cut off."""
-    from memory.records import Message
     view = _shown_chat_view(qtbot, 340, 600)
     view.show_conversation([Message("1", "s", "user", "My driving test is next Friday and I'm so nervous.", "t"),
                             Message("2", "s", "assistant", "Good luck!\n\n1. Sleep well.\n2. Arrive early.", "t")],
@@ -164,3 +164,13 @@ def test_wheel_over_a_bubble_scrolls_the_conversation(styled, qtbot):
     before = bar.value()
     QApplication.sendEvent(body.viewport(), event)
     assert bar.value() < before
+
+
+def test_single_line_breaks_in_a_reply_are_kept(styled, qtbot):
+    view = _shown_chat_view(qtbot, 600, 400)
+    poem = "Roses are red,\nviolets are blue,\nsugar is sweet.\n\nA new verse\n```\ncode line 1\ncode line 2\n```"
+    view.show_conversation([Message("1", "s", "assistant", poem, "t")], {})
+    shown = view.bubbles[0].body.toPlainText()
+    assert "Roses are red,\nviolets are blue,\nsugar is sweet." in shown.replace("\u2028", "\n")
+    assert "code line 1\ncode line 2" in shown
+    assert "  " not in view.bubbles[0].text  # the stored text is untouched
