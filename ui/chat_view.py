@@ -9,6 +9,7 @@ from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import (QApplication, QFrame, QHBoxLayout, QLabel, QScrollArea, QSizePolicy, QTextBrowser, QToolButton,
                                QVBoxLayout, QWidget)
 
+from app.chat import STOPPED_MARK
 from memory.records import Memory, Message
 from ui.i18n import tr
 
@@ -114,12 +115,22 @@ class MessageBubble(QFrame):
         if self.role == "user":
             self.body.show_text(text, markdown=False)
         else:
-            self.body.show_text(text if text.strip() else "…", markdown=True)
+            self.body.show_text(_reply_markdown(text), markdown=True)
 
     def set_max_width(self, width: int) -> None:
         """The widest the bubble may be."""
         margins = self.layout().contentsMargins()
         self.body.fit(max(120, width - margins.left() - margins.right()))
+
+
+def _reply_markdown(text: str) -> str:
+    """A reply as shown: a stopped one ends in "(stopped)" in the UI's language; nothing yet is "…"."""
+    if text.strip() == "…":  # how older versions saved a reply stopped before its first word
+        text = STOPPED_MARK
+    if text.rstrip().endswith(STOPPED_MARK):
+        said = text.rstrip().removesuffix(STOPPED_MARK).rstrip()
+        return (said + "\n\n" if said else "") + "*" + tr("(stopped)") + "*"
+    return text if text.strip() else "…"
 
 
 class RememberedLine(QWidget):
@@ -285,8 +296,9 @@ class ChatView(QScrollArea):
             return
         self._render_timer.stop()
         self._render_pending()
-        if stopped:
-            self.reply.set_text((self.reply.text.rstrip() or "…") + "\n\n*" + tr("(stopped)") + "*")
+        if stopped:  # as it is saved (app.chat.ChatService.finish), so it reads the same when reopened
+            said = self.reply.text.strip()
+            self.reply.set_text(f"{said}\n\n{STOPPED_MARK}" if said else STOPPED_MARK)
         if memories:
             self._add_remembered(memories, 0)
         self.reply = None

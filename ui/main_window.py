@@ -18,7 +18,7 @@ from app.scheduler import ConsolidationScheduler
 from app.settings import Settings
 from memory.pipeline import ExtractionResult
 from memory.records import Memory
-from ui import ask
+from ui import ask, window_state
 from ui.chat_controller import ChatController, error_text
 from ui.chat_view import ChatView
 from ui.composer import Composer
@@ -97,6 +97,8 @@ class MainWindow(QMainWindow):
         self._connect()
         self.retranslate()
         self.resize(1180, 760)
+        self._saved_state = window_state.restore(self, home)
+        self._reopen_session = True  # the first session list opens the latest conversation
 
     # -- building ------------------------------------------------------------------------------
     def _build(self) -> None:
@@ -219,6 +221,8 @@ class MainWindow(QMainWindow):
         self.refresh_sessions()
         self.retranslate()
         self.composer.input.setFocus()
+        if self._saved_state.get("panel_open"):
+            self.dock.show()
         db = companion.db
         self.watcher.start(lambda: db.read("PRAGMA data_version")[0][0])
         self.opened.emit()
@@ -253,7 +257,13 @@ class MainWindow(QMainWindow):
     def refresh_sessions(self) -> None:
         """Read the session list again."""
         if self.desk is not None:
-            self.db_worker.run(self.desk.sessions, lambda s: self.sessions.show_sessions(s, self.session_id))
+            self.db_worker.run(self.desk.sessions, self._sessions_read)
+
+    def _sessions_read(self, sessions: list) -> None:
+        self.sessions.show_sessions(sessions, self.session_id)
+        reopen, self._reopen_session = self._reopen_session, False
+        if reopen and sessions and self.session_id is None and not self.controller.replying:
+            self.open_session(sessions[0].id)  # back where the user was, not an empty chat
 
     def _changed_elsewhere(self) -> None:
         """Another process wrote (e.g. `companion say`): show the memories, the list and this conversation anew."""
@@ -448,6 +458,7 @@ class MainWindow(QMainWindow):
         if self._closing:
             return
         self._closing = True
+        window_state.save(self, self.home, panel_open=not self.dock.isHidden())
         self.controller.stop()
         self.centralWidget().setEnabled(False)
         self.status.show_state("busy", tr("Finishing up before closing…"))

@@ -69,7 +69,7 @@ def test_stop_ends_the_reply_within_a_batch_and_keeps_what_was_said(make_window,
     assert time.monotonic() - stopped_at < 2.0
     assert len(seen) - count_at_stop <= 1  # at most the batch already on its way
     messages = window.desk.c.transcript.messages(window.session_id)
-    assert messages[-1].role == "assistant" and messages[-1].content.strip() == "".join(seen).strip()
+    assert messages[-1].role == "assistant" and messages[-1].content == "".join(seen).strip() + "\n\n(stopped)"
     assert "(stopped)" in window.chat_view.bubbles[-1].text
 
 
@@ -174,3 +174,24 @@ def test_single_line_breaks_in_a_reply_are_kept(styled, qtbot):
     assert "Roses are red,\nviolets are blue,\nsugar is sweet." in shown.replace("\u2028", "\n")
     assert "code line 1\ncode line 2" in shown
     assert "  " not in view.bubbles[0].text  # the stored text is untouched
+
+
+def test_closing_mid_reply_marks_it_stopped_and_reopens_there_at_the_same_size(make_window, qtbot, companion_env):
+    Settings(max_reply_tokens=512).save(companion_env)
+    window = make_window()
+    window.resize(760, 560)  # within the offscreen screen (800x600): restoring clamps to it
+    window.memory_action.trigger()
+    window.send("Tell me a very long story about a dragon who learns to bake bread.")
+    window.close()  # before the first word: the reply is saved as stopped, not as "…"
+    qtbot.waitUntil(lambda: window._closed and not window.isVisible(), timeout=60_000)
+    session_id = window.session_id
+
+    again = make_window(wait_model=False)
+    assert (again.width(), again.height()) == (760, 560)
+    assert again.dock.isVisible()
+    qtbot.waitUntil(lambda: again.session_id == session_id and len(again.chat_view.bubbles) == 2, timeout=10_000)
+    reply = again.chat_view.bubbles[-1]
+    assert reply.role == "assistant"
+    shown = reply.body.toPlainText()
+    assert shown.rstrip().endswith("(stopped)") and shown.strip() != "…"
+    assert again.sessions.session_ids() == [session_id]
