@@ -134,7 +134,7 @@ def _reply_markdown(text: str) -> str:
 
 
 class RememberedLine(QWidget):
-    """Under a reply: "Remembered 2 things ▸", expanding to links that open each memory in the panel.
+    """Under a reply: "Used 2 memories ▸", expanding to links that open each memory in the panel.
 
     Signals:
         memoryClicked(str): the id of the memory the user clicked.
@@ -170,8 +170,9 @@ class RememberedLine(QWidget):
         """Set the texts in the current language."""
         count = len(self.memories) + self.missing
         arrow = "▾" if self.toggle.isChecked() else "▸"
-        self.toggle.setText(tr("Remembered {n} things", n=count) + f" {arrow}" if count != 1
-                            else tr("Remembered 1 thing") + f" {arrow}")
+        # "Used", not "Remembered": these shaped this reply; what was learned is said in the status bar.
+        self.toggle.setText(tr("Used {n} memories", n=count) + f" {arrow}" if count != 1
+                            else tr("Used 1 memory") + f" {arrow}")
         items = [f"<li><a href='memory:{html.escape(m.id)}' style='color:#3a47c9; text-decoration:none'>"
                  f"{html.escape(m.content)}</a></li>" for m in self.memories]
         if self.missing:

@@ -34,7 +34,7 @@ from ui.workers import QtWorker
 
 PANEL_MIN_WIDTH = 300  # the words of a memory still fit beside the edge of an 800 px window
 NARROW_WIDTH = 1000  # below this, an open memory panel takes the place of the conversation list
-NOTE_MS = 6000  # how long a "remembered …" note stays in the status bar
+NOTE_MS = 6000  # how long a "Learned: …" note stays in the status bar
 # app.keys.NO_KEYRING tells a command-line user to set COMPANION_DB_KEY; here the dialog itself is the way.
 NO_KEYRING_UI = ("No system keyring is available here (common on headless Linux), so Companion cannot keep the "
                  "key to your encrypted memories by itself. You can use a passphrase instead. (Setting "
@@ -364,7 +364,7 @@ class MainWindow(QMainWindow):
         self._update_state()
         if result.written and not self.controller.replying:
             learned = "; ".join(w.memory.content for w in result.written)
-            self._show_state("ready", tr("Remembered: {what}", what=learned))
+            self._show_state("ready", tr("Learned: {what}", what=learned))
             QTimer.singleShot(NOTE_MS, self._update_state)
 
     def _run_scheduled(self, job):

@@ -195,3 +195,19 @@ def test_closing_mid_reply_marks_it_stopped_and_reopens_there_at_the_same_size(m
     shown = reply.body.toPlainText()
     assert shown.rstrip().endswith("(stopped)") and shown.strip() != "…"
     assert again.sessions.session_ids() == [session_id]
+
+
+def test_memories_under_a_reply_are_called_used_and_what_was_stored_learned(styled, qtbot):
+    from tests.ui.conftest import sample_memories
+    from ui.i18n import set_language
+    view = _shown_chat_view(qtbot, 600, 400)
+    view.show_conversation([Message("1", "s", "assistant", "It looks sunny today.", "t", ["m_1", "m_2", "m_3"])],
+                           {m.id: m for m in sample_memories()})
+    line = view.remembered[0]
+    assert line.toggle.text().startswith("Used 3 memories")
+    set_language("zh_CN")
+    try:
+        view.retranslate()
+        assert line.toggle.text().startswith("用到了 3 条记忆")
+    finally:
+        set_language("en")

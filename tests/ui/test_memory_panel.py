@@ -37,7 +37,7 @@ def test_remembered_fact_appears_in_the_open_panel_after_the_reply(make_window, 
     result = _learn(window, qtbot, NAME_MESSAGE)
     assert any("Zoltan" in w.memory.content for w in result.written)
     qtbot.waitUntil(lambda: any("Zoltan" in t for t in _row_texts(window.panel)), timeout=10_000)
-    assert "Zoltan" in window.status.text.text()  # "Remembered: …" in the status bar
+    assert window.status.text.text().startswith("Learned: ") and "Zoltan" in window.status.text.text()
 
 
 def test_edit_then_forget_then_gone_from_search(make_window, qtbot, companion_env, monkeypatch):
