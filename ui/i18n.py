@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import logging
+from datetime import date
 from functools import lru_cache
 
 from PySide6.QtCore import QLocale
@@ -56,3 +57,18 @@ def tr(text: str, **values) -> str:
     """The text in the current language, with {placeholders} filled from values."""
     translated = catalog(_state["code"]).get(text, text)
     return translated.format(**values) if values else translated
+
+
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+           "November", "December")
+
+
+def date_words(iso: str | None) -> str:
+    """An ISO date (or timestamp) as people write it: "4 December 2026", "2026年12月4日"; other text unchanged."""
+    try:
+        d = date.fromisoformat((iso or "")[:10])
+    except ValueError:
+        return iso or ""
+    if _state["code"] == "zh_CN":
+        return f"{d.year}年{d.month}月{d.day}日"
+    return f"{d.day} {_MONTHS[d.month - 1]} {d.year}"

@@ -5,7 +5,7 @@ from dataclasses import replace
 
 from PySide6.QtCore import (QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, QSortFilterProxyModel,
                             Qt, Signal)
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush, QColor, QFont
 
 from memory.records import Memory
 from ui.i18n import tr
@@ -32,12 +32,22 @@ CONTENT, CATEGORY, STATUS = FIELDS.index("content"), FIELDS.index("category"), F
 CHECK_COLUMNS = {FIELDS.index("pinned"): "pinned", FIELDS.index("disabled"): "disabled"}
 NUMBER_COLUMNS = {FIELDS.index("importance"), FIELDS.index("confidence")}
 _MUTED = QColor("#8a8f98")
+ROLE_FONT = Qt.ItemDataRole.FontRole
+# One word per state everywhere in the app (filter, Status column, tooltips, history).
+STATUS_WORDS = {"active": "Current", "superseded": "Replaced", "expired": "Expired"}
+
+
+def status_word(status: str) -> str:
+    """The translated word for a memory's status."""
+    return tr(STATUS_WORDS.get(status, status))
 
 
 def display_value(m: Memory, name: str) -> str:
     """How one field of a memory reads in the table."""
     value = getattr(m, name)
-    if name in ("category", "status", "source"):
+    if name == "status":
+        return status_word(value)
+    if name in ("category", "source"):
         return tr(value)
     if name in ("importance", "confidence"):
         return f"{value:.0%}"
@@ -50,7 +60,8 @@ def display_value(m: Memory, name: str) -> str:
 
 def describe(m: Memory) -> str:
     """A tooltip with everything worth knowing about a memory."""
-    lines = [m.content, "", f"{tr('Category')}: {tr(m.category)} · {tr('Status')}: {tr(m.status)}"]
+    state = status_word(m.status) + (f" · {tr('Off')}" if m.disabled else "")
+    lines = [m.content, "", f"{tr('Category')}: {tr(m.category)} · {tr('Status')}: {state}"]
     if m.event_date:
         lines.append(f"{tr('Date')}: {m.event_date}")
     lines.append(f"{tr('Importance')}: {m.importance:.0%} · {tr('Confidence')}: {m.confidence:.0%}"
@@ -99,8 +110,12 @@ class MemoryTableModel(QAbstractTableModel):
             return Qt.CheckState.Checked if getattr(m, name) else Qt.CheckState.Unchecked
         if role == ROLE_TIP:
             return describe(m) if column in (CONTENT, FIELDS.index("quote")) else None
-        if role == ROLE_COLOR and (m.status != "active" or m.disabled):
+        if role == ROLE_COLOR and m.status != "active":  # replaced or expired: greyed
             return QBrush(_MUTED)
+        if role == ROLE_FONT and m.disabled:  # off: in italics, still readable, unlike a replaced one
+            font = QFont()
+            font.setItalic(True)
+            return font
         if role == ROLE_ALIGN and column in NUMBER_COLUMNS:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == ROLE_ICON and column == CONTENT and m.pinned:
@@ -207,7 +222,7 @@ class MemoryFilterProxy(QSortFilterProxyModel):
         self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
     def set_status(self, status: str) -> None:
-        """Only this status ('all' for every one)."""
+        """Only this status ('all' for every one, 'off' for the turned-off ones)."""
         self.beginFilterChange()
         self.status = status
         self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
@@ -231,7 +246,10 @@ class MemoryFilterProxy(QSortFilterProxyModel):
         m = self.sourceModel().memory_at(source_row)
         if self.category and m.category != self.category:
             return False
-        if self.status != "all" and m.status != self.status:
+        if self.status == "off":
+            if not m.disabled:
+                return False
+        elif self.status != "all" and m.status != self.status:
             return False
         return self.scores is None or m.id in self.scores
 

@@ -17,13 +17,13 @@ from ui import ask
 from ui.i18n import tr
 from ui.memory_dialogs import HistoryDialog, MemoryEditDialog
 from ui.flow import FlowLayout
-from ui.memory_model import CONTENT, ID_ROLE, MemoryFilterProxy, MemoryTableModel
+from ui.memory_model import CONTENT, ID_ROLE, STATUS_WORDS, MemoryFilterProxy, MemoryTableModel
 from ui.memory_table import MemoryTable
 from ui.style import icon
 from ui.workers import QtWorker
 
 SEARCH_DELAY_MS = 250
-STATUS_FILTERS = (("active", "Current"), ("superseded", "Replaced"), ("expired", "Expired"), ("all", "All"))
+STATUS_FILTERS = (*STATUS_WORDS.items(), ("off", "Off"), ("all", "All"))
 
 
 class ReceiptBanner(QFrame):

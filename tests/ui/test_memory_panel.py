@@ -156,8 +156,37 @@ def test_history_shows_the_supersede_chain_and_edits(make_window, qtbot, monkeyp
     window.panel.buttons["history"].click()
     qtbot.waitUntil(lambda: "html" in shown, timeout=10_000)
     text = shown["html"]
-    assert text.index("Likes coffee") < text.index("replaced by") < text.index("No longer drinks coffee")
-    assert "changed mind" in text and "importance" in text
+    assert text.index("Likes coffee") < text.index("↓ replaced by") < text.rindex("No longer drinks coffee")
+    assert "changed mind" in text and "Importance: 50% → 90%" in text
+    # In the app's words: the replacing memory's text and dates in words, not internal fields and ids.
+    assert "Replaced by: “No longer drinks coffee”" in text and "Status: Current → Replaced" in text
+    assert "29 November 2026" in text
+    for internal in ("superseded_by", "valid_to", "superseded", "m_", "None", "2026-11-29"):
+        assert internal not in text, internal
+
+
+def test_one_word_per_state_and_a_filter_for_turned_off_memories(make_window, qtbot):
+    from PySide6.QtCore import Qt as _Qt
+    window = make_window(wait_model=False)
+    store, panel = window.desk.c.store, window.panel
+    off = _add(store, "Drinks green tea in the morning", disabled=True)
+    old = _add(store, "Likes coffee")
+    store.supersede(old.id, Memory(new_id(), "preference", "No longer drinks coffee"), "changed mind")
+    panel.refresh()
+    qtbot.waitUntil(lambda: panel.model.rowCount() == 3, timeout=10_000)
+    labels = [panel.status.itemText(i) for i in range(panel.status.count())]
+    assert labels == ["Current", "Replaced", "Expired", "Off", "All"]
+    panel.status.setCurrentIndex(panel.status.findData("off"))
+    assert _row_texts(panel) == ["Drinks green tea in the morning"]
+    panel.status.setCurrentIndex(panel.status.findData("all"))
+    model, status = panel.model, FIELDS.index("status")
+    words = {model.memory_at(r).content: model.index(r, status).data() for r in range(model.rowCount())}
+    assert words == {"Drinks green tea in the morning": "Current", "Likes coffee": "Replaced",
+                     "No longer drinks coffee": "Current"}
+    off_row, old_row = model.row_of(off.id), model.row_of(old.id)
+    assert model.index(off_row, 0).data(_Qt.ItemDataRole.FontRole).italic()
+    assert model.index(off_row, 0).data(_Qt.ItemDataRole.ForegroundRole) != \
+        model.index(old_row, 0).data(_Qt.ItemDataRole.ForegroundRole)
 
 
 def test_export_says_unencrypted_and_import_brings_memories_back(make_window, qtbot, monkeypatch, tmp_path):
