@@ -10,7 +10,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDateEdit, QDialog, QDialog
 from app.desktop import HistoryStep
 from memory.records import CATEGORIES, HistoryEntry, Memory
 from ui.i18n import date_words, tr
-from ui.memory_model import status_word
+from ui.memory_model import status_word, value_words
 
 class MemoryEditDialog(QDialog):
     """Edit a memory's words, category, date, importance, pin and on/off; `changes()` says what changed."""
@@ -120,12 +120,8 @@ def field_words(name: str, value, texts: dict[str, str]) -> str:
         return "—"
     if name == "superseded_by":
         return f"“{texts.get(value, tr('a memory forgotten since'))}”"
-    if name == "status":
-        return status_word(value)
-    if name in ("category", "source"):
-        return tr(value)
-    if name in ("importance", "confidence"):
-        return f"{value:.0%}"
+    if value_words(name, value) is not None:
+        return value_words(name, value)
     if name in ("pinned", "disabled"):
         return tr("yes") if value else tr("no")
     if name in ("event_date", "valid_from", "valid_to"):

@@ -42,15 +42,23 @@ def status_word(status: str) -> str:
     return tr(STATUS_WORDS.get(status, status))
 
 
-def display_value(m: Memory, name: str) -> str:
-    """How one field of a memory reads in the table."""
-    value = getattr(m, name)
+def value_words(name: str, value) -> str | None:
+    """A status, category, source or percentage as the UI says it; None for other fields."""
     if name == "status":
         return status_word(value)
     if name in ("category", "source"):
         return tr(value)
     if name in ("importance", "confidence"):
         return f"{value:.0%}"
+    return None
+
+
+def display_value(m: Memory, name: str) -> str:
+    """How one field of a memory reads in the table."""
+    value = getattr(m, name)
+    words = value_words(name, value)
+    if words is not None:
+        return words
     if name == "last_used_at":
         return value[:10] if value else tr("never")
     if name in ("pinned", "disabled"):
