@@ -15,6 +15,7 @@ from app.clock import Clock
 from app.companion import Companion
 from app.errors import AppError
 from app.portability import export_json, export_markdown, import_memories, read_import
+from app.private import write_private
 from memory.forget import forget, forget_all
 from memory.records import Memory
 from memory.search import search
@@ -247,7 +248,7 @@ def memory_export(args, home, clock) -> int:
     with opened(args, home, clock) as c:
         text = export_json(c.store) if args.format == "json" else export_markdown(c.store)
     if args.output:
-        Path(args.output).write_text(text + "\n", encoding="utf-8")
+        write_private(Path(args.output), text + "\n")
         print(f"exported to {args.output}. This file is not encrypted and is yours to look after: keep it somewhere "
               "safe. Forgetting a memory later does not remove it from this file.", file=sys.stderr)
     else:

@@ -11,6 +11,7 @@ from app.companion import Companion
 from app.errors import AppError
 from app.keys import obtain_key
 from app.portability import export_json, export_markdown, import_memories, read_import
+from app.private import write_private
 from app.scheduler import consolidate_profile
 from app.settings import Settings
 from memory.consolidate import ConsolidationResult
@@ -170,7 +171,7 @@ class MemoryDesk:
         """Write every memory to path as 'json' or 'md'; returns how many were written."""
         text = export_json(self.c.store) if fmt == "json" else export_markdown(self.c.store)
         try:
-            Path(path).write_text(text + "\n", encoding="utf-8")
+            write_private(Path(path), text + "\n")
         except OSError as exc:
             raise AppError(f"Cannot write {path}: {exc.strerror}.") from exc
         return len(self.all_memories())
