@@ -3,10 +3,11 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from datetime import date
 from functools import lru_cache
 
-from PySide6.QtCore import QLocale
+from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
 from assets import ASSETS_DIR
 
@@ -14,6 +15,7 @@ log = logging.getLogger(__name__)
 LANGUAGES = {"en": "English", "zh_CN": "简体中文"}
 AUTO = "auto"
 _state = {"code": "en"}
+_qt_translator: dict[str, QTranslator] = {}
 
 
 @lru_cache(maxsize=None)
@@ -43,9 +45,27 @@ def resolve(choice: str | None) -> str:
 
 
 def set_language(choice: str | None) -> str:
-    """Switch the UI language; returns the code in use."""
+    """Switch the UI language (ours and Qt's own: Save/Cancel, file dialogs); returns the code in use."""
     _state["code"] = resolve(choice)
+    _use_qt_translations(_state["code"])
     return _state["code"]
+
+
+def _use_qt_translations(code: str) -> None:
+    """Qt's translations of its standard buttons and dialogs (shipped with PySide6) for this language."""
+    app = QCoreApplication.instance()
+    old = _qt_translator.pop("current", None)
+    if app is not None and old is not None:
+        app.removeTranslator(old)
+    if app is None or code == "en":
+        return
+    translator = QTranslator(app)
+    folder = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
+    if translator.load(f"qtbase_{code}", folder):
+        app.installTranslator(translator)
+        _qt_translator["current"] = translator
+    else:
+        log.warning("no Qt translations for %s in %s", code, folder)
 
 
 def language() -> str:
@@ -72,3 +92,31 @@ def date_words(iso: str | None) -> str:
     if _state["code"] == "zh_CN":
         return f"{d.year}年{d.month}月{d.day}日"
     return f"{d.day} {_MONTHS[d.month - 1]} {d.year}"
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+")
+
+
+@lru_cache(maxsize=None)
+def _patterns(code: str) -> list[tuple[re.Pattern, str]]:
+    """Catalog entries with {placeholders} as regular expressions that capture the values."""
+    out = []
+    for source, translated in catalog(code).items():
+        if "{" in source:
+            regex = re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>.+?)", re.escape(source))
+            out.append((re.compile(regex), translated))
+    return out
+
+
+def tr_message(text: str, drop: tuple[str, ...] = ()) -> str:
+    """A message from a lower layer (app, memory, models) in the UI's language, sentence by sentence; sentences
+    containing any of `drop` are left out (e.g. "in Settings" while the user is in Settings)."""
+    sentences = [s for s in _SENTENCE_END.split(text.strip()) if s and not any(d in s for d in drop)]
+    out = []
+    for sentence in sentences:
+        translated = catalog(_state["code"]).get(sentence)
+        if translated is None:
+            found = next(((p, t) for p, t in _patterns(_state["code"]) if p.fullmatch(sentence)), None)
+            translated = found[1].format(**found[0].fullmatch(sentence).groupdict()) if found else sentence
+        out.append(translated)
+    return ("" if _state["code"] == "zh_CN" else " ").join(out)
