@@ -11,7 +11,7 @@ from app.companion import Companion
 from app.errors import USER_ERRORS
 from app.jobs import BACKGROUND, CHAT
 from memory.pipeline import ExtractionResult
-from ui.i18n import tr
+from ui.i18n import tr, tr_message
 from ui.workers import QtWorker
 
 BATCH_SECONDS = 0.03  # streamed text reaches the UI at most ~33 times a second
@@ -19,7 +19,7 @@ BATCH_SECONDS = 0.03  # streamed text reaches the UI at most ~33 times a second
 
 def error_text(exc: BaseException) -> str:
     """The sentence to show for a failure: ours as is, anything else named plainly."""
-    return str(exc) if isinstance(exc, USER_ERRORS) else tr("Something went wrong: {error}", error=repr(exc))
+    return tr_message(str(exc)) if isinstance(exc, USER_ERRORS) else tr("Something went wrong: {error}", error=repr(exc))
 
 
 class ChatController(QObject):

@@ -2,19 +2,20 @@
 from __future__ import annotations
 
 import html
+from typing import Callable
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFrame, QHBoxLayout, QLabel, QLineEdit, QPushButton,
                                QToolButton, QVBoxLayout, QWidget)
 
 from app.desktop import PANEL_SEARCH_K, MemoryDesk
-from app.errors import USER_ERRORS
 from memory.consolidate import ConsolidationResult
 from memory.forget import ForgetReceipt
 from memory.records import CATEGORIES, Memory
 from memory.search import search
 from ui import ask
-from ui.i18n import tr
+from ui.chat_controller import error_text
+from ui.i18n import tr, tr_message
 from ui.memory_dialogs import HistoryDialog, MemoryEditDialog
 from ui.flow import FlowLayout
 from ui.memory_model import CONTENT, ID_ROLE, STATUS_WORDS, MemoryFilterProxy, MemoryTableModel
@@ -45,16 +46,24 @@ class ReceiptBanner(QFrame):
         layout.setContentsMargins(10, 8, 6, 8)
         layout.addWidget(self.label, 1)
         layout.addWidget(close, 0, Qt.AlignmentFlag.AlignTop)
+        self._render: Callable[[], str] | None = None
         self.hide()
 
-    def show_note(self, text_html: str, warning: bool = False, details: str = "") -> None:
-        """Show this note (green, or amber for a warning); details go in the tooltip."""
+    def show_note(self, render: Callable[[], str] | str, warning: bool = False, details: str = "") -> None:
+        """Show this note (green, or amber for a warning); details go in the tooltip. Given as a function of no
+        arguments, the note is written again in the new language when the language changes."""
+        self._render = render if callable(render) else (lambda: render)
         self.label.setToolTip(details)
         self.setProperty("warning", warning)
         self.style().unpolish(self)
         self.style().polish(self)
-        self.label.setText(text_html)
+        self.label.setText(self._render())
         self.show()
+
+    def retranslate(self) -> None:
+        """Write the note on screen again in the current language."""
+        if self._render is not None:
+            self.label.setText(self._render())
 
 
 # What the checked tables hold, in words (the full table list is in the receipt's tooltip).
@@ -89,6 +98,20 @@ def receipt_html(receipt: ForgetReceipt, session_titles: dict[str, str] | None =
         lines.append(tr("Your own words are still in {n} conversation(s); delete them to remove those too.",
                         n=len(receipt.mentioned_in_sessions)) + f" {links}")
     return "<br>".join(lines)
+
+
+SKIPPED_SHOWN = 5
+
+
+def import_html(added: int, skipped: list[tuple[str, str]]) -> str:
+    """What an import did: how many came in, and which were skipped and why (the first few, then how many more)."""
+    text = tr("Imported {n} memories.", n=added)
+    if skipped:
+        reasons = [f"<li>{html.escape(c)} — {html.escape(tr_message(r))}</li>" for c, r in skipped[:SKIPPED_SHOWN]]
+        if len(skipped) > SKIPPED_SHOWN:
+            reasons.append(f"<li>{html.escape(tr('and {n} more', n=len(skipped) - SKIPPED_SHOWN))}</li>")
+        text += " " + tr("Skipped {n}:", n=len(skipped)) + f"<ul>{''.join(reasons)}</ul>"
+    return text
 
 
 def search_hits(desk: MemoryDesk, query: str) -> dict[str, float]:
@@ -217,6 +240,7 @@ class MemoryPanel(QWidget):
         self.buttons["tidy"].setToolTip(tr("Merge duplicates, settle contradictions and let old, unused memories "
                                            "fade — what normally happens once a day"))
         self.model.retranslate()
+        self.banner.retranslate()
         self._update_buttons()
         self._update_count()
 
@@ -360,7 +384,7 @@ class MemoryPanel(QWidget):
 
     def _forgotten(self, outcome: tuple[ForgetReceipt, dict[str, str]]) -> None:
         receipt, titles = outcome
-        self.banner.show_note(receipt_html(receipt, titles), warning=not receipt.verified,
+        self.banner.show_note(lambda: receipt_html(receipt, titles), warning=not receipt.verified,
                               details="\n".join(receipt.checked))
         self.refresh()
         self.memoriesChanged.emit()
@@ -373,9 +397,10 @@ class MemoryPanel(QWidget):
         path, fmt = choice
 
         def exported(n: int) -> None:
-            self.banner.show_note(tr("Exported {n} memories to {path}. This file is not encrypted and is yours to "
-                                     "look after: keep it somewhere safe. Forgetting a memory here later does not "
-                                     "remove it from this file.", n=n, path=html.escape(str(path))), warning=True)
+            self.banner.show_note(lambda: tr(
+                "Exported {n} memories to {path}. This file is not encrypted and is yours to look after: keep it "
+                "somewhere safe. Forgetting a memory here later does not remove it from this file.",
+                n=n, path=html.escape(str(path))), warning=True)
         self.worker.run(lambda: self.desk.export(path, fmt), exported, self._show_error)
 
     def import_(self) -> None:
@@ -386,11 +411,7 @@ class MemoryPanel(QWidget):
 
         def imported(result) -> None:
             added, skipped = result
-            text = tr("Imported {n} memories.", n=len(added))
-            if skipped:
-                reasons = "".join(f"<li>{html.escape(c)} — {html.escape(r)}</li>" for c, r in skipped[:5])
-                text += " " + tr("Skipped {n}:", n=len(skipped)) + f"<ul>{reasons}</ul>"
-            self.banner.show_note(text, warning=bool(skipped))
+            self.banner.show_note(lambda: import_html(len(added), skipped), warning=bool(skipped))
             self.refresh()
             self.memoriesChanged.emit()
         self.worker.run(lambda: self.desk.import_file(path), imported, self._show_error)
@@ -403,9 +424,10 @@ class MemoryPanel(QWidget):
     def show_consolidation(self, result: ConsolidationResult) -> None:
         """Say what a consolidation run did (scheduled or asked for) and show the memories as they are now."""
         if not result.ran:
-            self.banner.show_note(html.escape(tr("Not tidied up: {why}", why=result.skipped_reason or "")), True)
+            self.banner.show_note(lambda: html.escape(tr("Not tidied up: {why}", why=tr_message(result.skipped_reason or ""))),
+                                  True)
             return
-        self.banner.show_note(tr("Tidied up: {merged} merged, {superseded} replaced, {expired} expired, "
+        self.banner.show_note(lambda: tr("Tidied up: {merged} merged, {superseded} replaced, {expired} expired, "
                                  "{purged} old ones removed.", merged=result.merged, superseded=result.superseded,
                                  expired=result.expired, purged=result.purged))
         self.refresh()
@@ -419,7 +441,7 @@ class MemoryPanel(QWidget):
                 self._reveal_after_refresh = memory_id
                 self.refresh()
             else:
-                self.banner.show_note(tr("That memory has been forgotten."), warning=True)
+                self.banner.show_note(lambda: tr("That memory has been forgotten."), warning=True)
             return
         m = self.model.memory_at(row)
         if not self.proxy.filterAcceptsRow(row, QModelIndex()):
@@ -453,9 +475,8 @@ class MemoryPanel(QWidget):
         self.buttons["forget_all"].setEnabled(self.model.rowCount() > 0)
 
     def _show_error(self, exc: BaseException) -> None:
-        message = str(exc) if isinstance(exc, USER_ERRORS) else tr("Something went wrong: {error}", error=repr(exc))
-        self.banner.show_note(html.escape(message), warning=True)
-        self.errorShown.emit(message)
+        self.banner.show_note(lambda: html.escape(error_text(exc)), warning=True)
+        self.errorShown.emit(error_text(exc))
 
     def selected_ids(self) -> list[str]:
         """Ids of the selected memories (for tests and the window)."""
