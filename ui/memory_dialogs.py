@@ -10,7 +10,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDateEdit, QDialog, QDialog
 from app.desktop import HistoryStep
 from memory.records import CATEGORIES, HistoryEntry, Memory
 from ui.i18n import date_words, tr
-from ui.memory_model import status_word, value_words
+from ui.memory_model import quote_words, status_word, value_words
 
 class MemoryEditDialog(QDialog):
     """Edit a memory's words, category, date, importance, pin and on/off; `changes()` says what changed."""
@@ -62,7 +62,7 @@ class MemoryEditDialog(QDialog):
         form.addRow("", self.pinned)
         form.addRow("", self.disabled)
         source = QLabel(tr("Source") + f": {tr(self.memory.source)}" +
-                        (f" — “{html.escape(self.memory.quote)}”" if self.memory.quote else ""), self)
+                        (f" — “{html.escape(quote_words(self.memory.quote))}”" if self.memory.quote else ""), self)
         source.setObjectName("dialogNote")
         source.setWordWrap(True)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel, self)

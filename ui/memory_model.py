@@ -42,6 +42,15 @@ def status_word(status: str) -> str:
     return tr(STATUS_WORDS.get(status, status))
 
 
+# What a quote may start with when it was cut from the middle of a message ("…great! I moved to Lyon").
+_CUT_MARKS = " \t!?,.;:…！？，。；：、"
+
+
+def quote_words(quote: str | None) -> str:
+    """The user's words as shown: without the punctuation left over from where they were cut out."""
+    return (quote or "").lstrip(_CUT_MARKS).rstrip(" \t,;:，；：、")
+
+
 def value_words(name: str, value) -> str | None:
     """A status, category, source or percentage as the UI says it; None for other fields."""
     if name == "status":
@@ -63,6 +72,8 @@ def display_value(m: Memory, name: str) -> str:
         return value[:10] if value else tr("never")
     if name in ("pinned", "disabled"):
         return ""
+    if name == "quote":
+        return quote_words(value)
     return "" if value is None else str(value)
 
 
@@ -74,7 +85,7 @@ def describe(m: Memory) -> str:
         lines.append(f"{tr('Date')}: {m.event_date}")
     lines.append(f"{tr('Importance')}: {m.importance:.0%} · {tr('Confidence')}: {m.confidence:.0%}"
                  f" · {tr('Strength')}: {m.strength:.0%}")
-    lines.append(f"{tr('Source')}: {tr(m.source)}" + (f" — “{m.quote}”" if m.quote else ""))
+    lines.append(f"{tr('Source')}: {tr(m.source)}" + (f" — “{quote_words(m.quote)}”" if m.quote else ""))
     lines.append(f"{tr('Remembered since')}: {(m.created_at or '')[:10]} · "
                  f"{tr('Used')}: {m.hit_count}× · {tr('Last used')}: {(m.last_used_at or tr('never'))[:10]}")
     return "\n".join(lines)

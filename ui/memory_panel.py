@@ -143,6 +143,7 @@ class MemoryPanel(QWidget):
         self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
         self.desk: MemoryDesk | None = None
         self.worker: QtWorker | None = None
+        self.companion_name = "Companion"
         self.model = MemoryTableModel(self)
         self.model.changeRequested.connect(self.apply_change)
         self.proxy = MemoryFilterProxy(self)
@@ -170,6 +171,11 @@ class MemoryPanel(QWidget):
         self.table = self._build_table()
         self.count = QLabel(self)
         self.count.setObjectName("panelCount")
+        self.empty = QLabel(self)  # in place of the table while nothing is remembered
+        self.empty.setObjectName("panelEmpty")
+        self.empty.setWordWrap(True)
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.hide()
         self.banner = ReceiptBanner(self)
         self.banner.label.linkActivated.connect(
             lambda link: link.startswith("session:") and self.sessionRequested.emit(link.removeprefix("session:")))
@@ -189,9 +195,10 @@ class MemoryPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 10, 12, 12)
         layout.setSpacing(8)
-        for part in (self.search, filters, self.banner, self.table, actions, files):
+        for part in (self.search, filters, self.banner, self.table, self.empty, actions, files):
             (layout.addLayout if isinstance(part, FlowLayout) else layout.addWidget)(part)
         layout.setStretchFactor(self.table, 1)
+        layout.setStretchFactor(self.empty, 1)
         for signal in (self.proxy.rowsInserted, self.proxy.rowsRemoved, self.proxy.modelReset,
                        self.proxy.layoutChanged):
             signal.connect(self._update_count)
@@ -472,7 +479,12 @@ class MemoryPanel(QWidget):
             self.buttons[name].setEnabled(bool(chosen))
         self.buttons["pin"].setText(tr("Unpin") if chosen and all(m.pinned for m in chosen) else tr("Pin"))
         self.buttons["disable"].setText(tr("Turn on") if chosen and all(m.disabled for m in chosen) else tr("Turn off"))
+        nothing = self.desk is not None and self.model.rowCount() == 0
         self.buttons["forget_all"].setEnabled(self.model.rowCount() > 0)
+        self.table.setVisible(not nothing)
+        self.empty.setVisible(nothing)
+        self.empty.setText(tr("No memories yet. What you tell {name} that is worth keeping appears here.",
+                              name=self.companion_name))
 
     def _show_error(self, exc: BaseException) -> None:
         self.banner.show_note(lambda: html.escape(error_text(exc)), warning=True)

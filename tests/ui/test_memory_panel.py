@@ -253,3 +253,35 @@ def test_forgotten_memories_leave_the_open_conversation(make_window, qtbot, monk
         window.panel.buttons["forget_all"].click()
     text = line.details.text() + line.toggle.text()
     assert "Miso" not in text and "3 forgotten" in text
+
+
+def test_small_things_empty_state_quote_marks_and_the_export_folder(make_window, qtbot, monkeypatch, tmp_path):
+    from ui import ask
+    from ui.memory_model import describe
+    window = make_window(wait_model=False)
+    window.memory_action.trigger()
+    store, panel = window.desk.c.store, window.panel
+    quoted = _add(store, "Moved to Lyon", "profile", quote="! I just moved to Lyon")
+    panel.refresh()
+    qtbot.waitUntil(lambda: panel.model.rowCount() == 1, timeout=10_000)
+    row = panel.model.row_of(quoted.id)
+    assert panel.model.index(row, FIELDS.index("quote")).data() == "I just moved to Lyon"
+    assert "“I just moved to Lyon”" in describe(panel.model.memory_at(row))
+    assert not panel.empty.isVisible() and panel.buttons["forget_all"].isEnabled()
+
+    monkeypatch.setattr("ui.ask.confirm", lambda *a, **k: True)
+    with qtbot.waitSignal(panel.memoriesLoaded, timeout=10_000):
+        panel.buttons["forget_all"].click()
+    assert panel.empty.isVisible() and "No memories yet" in panel.empty.text()
+    assert not panel.buttons["forget_all"].isEnabled()
+
+    starts = []
+    folder = tmp_path / "exports"
+    folder.mkdir()
+    monkeypatch.setattr("ui.ask.QFileDialog.getSaveFileName",
+                        lambda parent, title, start, filters: starts.append(start) or (str(folder / "m.json"), ""))
+    monkeypatch.setattr("ui.ask.QFileDialog.getOpenFileName",
+                        lambda parent, title, start, filters: starts.append(start) or ("", ""))
+    assert ask.export_path(panel) == (folder / "m.json", "json")
+    ask.import_path(panel)
+    assert starts[1] == str(folder)  # the folder used last, not the home folder's root
