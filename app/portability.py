@@ -61,8 +61,11 @@ def read_import(path: Path) -> list[dict]:
         data = json.loads(path.read_text(encoding="utf-8-sig"))  # -sig: a byte-order mark is fine
     except UnicodeDecodeError as exc:
         raise AppError(f"{path} is not UTF-8 text, so it is not a Companion export.") from exc
+    except json.JSONDecodeError as exc:  # the parser's own wording ("Expecting value: …") means nothing to users
+        raise AppError(f"{path} is not valid JSON, so it is not a Companion export. "
+                       f"The first problem is on line {exc.lineno}.") from exc
     except ValueError as exc:
-        raise AppError(f"{path} is not valid JSON ({exc}).") from exc
+        raise AppError(f"{path} is not valid JSON, so it is not a Companion export.") from exc
     except RecursionError as exc:
         raise AppError(f"{path} is nested too deeply to be a Companion export.") from exc
     except OSError as exc:  # a folder, a file that vanished, no permission
