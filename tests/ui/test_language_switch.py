@@ -18,6 +18,9 @@ def test_qt_dialogs_and_lower_layer_errors_are_in_chinese(styled):
         missing = ModelError("The chat model file /m/a.gguf is missing. Choose a GGUF file in Settings or pass --model.")
         assert error_text(missing) == "聊天模型文件 /m/a.gguf 不存在。请在“设置”中选择一个 GGUF 文件，或使用 --model 参数。"
         assert error_text(AppError("Cannot write /x/out.json: Permission denied.")).startswith("无法写入 /x/out.json")
+        bad_import = AppError("/x/m.json is not valid JSON, so it is not a Companion export. "
+                              "The first problem is on line 2.")
+        assert error_text(bad_import) == "/x/m.json 不是有效的 JSON，所以不是 Companion 导出文件。第一个问题在第 2 行。"
     finally:
         set_language("en")
     assert error_text(missing).startswith("The chat model file /m/a.gguf is missing.")
