@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import gc
+import html
 import threading
 from pathlib import Path
 
@@ -22,7 +23,7 @@ from ui import ask, window_state
 from ui.chat_controller import ChatController, error_text
 from ui.chat_view import ChatView
 from ui.composer import Composer
-from ui.i18n import set_language, tr
+from ui.i18n import set_language, tr, tr_message
 from ui.memory_panel import MemoryPanel
 from ui.passphrase import PassphraseDialog
 from ui.sessions import SessionPane
@@ -215,6 +216,9 @@ class MainWindow(QMainWindow):
         self.composer.setEnabled(True)
         self.settings_action.setEnabled(True)
         self.panel.attach(self.desk, self.db_worker)
+        if companion.folder_warning:  # the data folder is open to other accounts: say so where privacy is shown
+            warning = companion.folder_warning
+            self.panel.banner.show_note(lambda: html.escape(tr_message(warning)), warning=True)
         self.controller.attach(companion)
         self.scheduler = ConsolidationScheduler.for_companion(companion, self._run_scheduled)
         self.scheduler.start()

@@ -18,3 +18,14 @@ def test_panel_and_session_list_follow_writes_from_another_process(make_window, 
     cli.run("say", "Hello from the terminal")
     qtbot.waitUntil(lambda: window.sessions.list.count() == 1, timeout=15_000)
     assert window.sessions.list.item(0).text().startswith("Hello from the terminal")
+
+
+def test_a_data_folder_open_to_other_accounts_is_pointed_out_in_the_panel(make_window, qtbot, companion_env):
+    import os
+    Settings().save(companion_env)
+    os.chmod(companion_env, 0o755)
+    window = make_window(wait_model=False)
+    window.memory_action.trigger()
+    assert window.panel.banner.isVisible()
+    assert "can be read by other accounts" in window.panel.banner.label.text()
+    assert f"chmod 700 {companion_env}" in window.panel.banner.label.text()
