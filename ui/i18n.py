@@ -103,8 +103,14 @@ def _patterns(code: str) -> list[tuple[re.Pattern, str]]:
     out = []
     for source, translated in catalog(code).items():
         if "{" in source:
-            regex = re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>.+?)", re.escape(source))
-            out.append((re.compile(regex), translated))
+            seen: set[str] = set()
+
+            def group(m: re.Match) -> str:  # a placeholder used twice must match the same text twice
+                name = m.group(1)
+                first = name not in seen
+                seen.add(name)
+                return f"(?P<{name}>.+?)" if first else f"(?P={name})"
+            out.append((re.compile(re.sub(r"\\\{(\w+)\\\}", group, re.escape(source))), translated))
     return out
 
 

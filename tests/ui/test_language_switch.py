@@ -48,3 +48,9 @@ def test_import_notice_lists_the_first_skipped_and_says_how_many_more(styled):
     text = import_html(2, skipped)
     assert "Skipped 9:" in text and text.count("<li>") == 6 and "and 4 more" in text
     assert "memory 4" in text and "memory 5" not in text
+
+
+def test_every_catalog_sentence_with_placeholders_can_be_matched(styled):
+    from ui.i18n import _patterns, catalog
+    patterns = _patterns("zh_CN")  # a placeholder used twice (e.g. {home}) once broke every lookup
+    assert len(patterns) == sum("{" in key for key in catalog("zh_CN"))
