@@ -10,6 +10,7 @@ from typing import Callable
 from app.clock import Clock
 from app.keys import KeyChoice, obtain_key
 from app.maintenance import check_at_startup, open_database
+from app.private import private_file, private_folder
 from app.settings import Settings
 from memory.learn import MemoryPipeline, Thresholds
 from memory.recall import RetrievalSettings, Weights
@@ -30,11 +31,15 @@ class Companion:
                  passphrase: str | None = None, progress: ProgressFn | None = None):
         self.home = home
         self.clock = clock
+        self.folder_warning = private_folder(home)
         self.settings = Settings.load(home)
         self.model_override = model_override
         self.key: KeyChoice = obtain_key(self.db_path, passphrase)
         models_home = Path(os.environ.get("COMPANION_MODELS_DIR") or home)
         self.embedder = FastEmbedEmbedder(resolve_embedding_model(models_home), threads=self.settings.n_threads)
+        for path in (self.db_path, self.db_path.with_name(DB_FILE + "-wal"), self.db_path.with_name(DB_FILE + "-shm")):
+            if path == self.db_path or path.exists():
+                private_file(path)
         self.db, self.key = open_database(self.db_path, self.key, clock.now)
         self.store = MemoryStore(self.db, self.embedder)
         self.transcript = Transcript(self.db)
