@@ -15,6 +15,8 @@ from memory.recall import MemoryPrefix, build_prefix, memory_tail, prefix_is_cur
 RECALL = re.compile(
     r"(last time|previous(ly)? (chat|conversation|session)|what did (we|i) (talk|say|chat)|remind me what we|"
     r"上次|上回|之前(我们)?(聊|说|谈)|我们(聊|说)到哪)", re.IGNORECASE)
+# Ends a reply the user stopped (or closed the window on); the desktop app shows it in the user's language.
+STOPPED_MARK = "(stopped)"
 _REPLY_MARGIN = 32
 _MAX_RECALL_LINES = 8
 _TAIL_TOKENS = 200  # the per-turn memories after the history are evaluated afresh every turn: keep them few
@@ -125,7 +127,10 @@ class ChatService:
     def finish(self, turn: PreparedTurn) -> Message:
         """Save the reply with the memories that shaped it, and reinforce those memories."""
         ids = [m.id for m in turn.memories]
-        reply = turn.reply.strip() or ("…" if turn.stopped else "(no reply)")
+        reply = turn.reply.strip()
+        if turn.stopped:  # marked, so that reopened it reads as interrupted, not as typing in progress
+            reply = f"{reply}\n\n{STOPPED_MARK}" if reply else STOPPED_MARK
+        reply = reply or "(no reply)"
         turn.assistant_message = self.c.transcript.add_message(turn.session_id, "assistant", reply, ids)
         self.c.store.mark_used(ids)
         return turn.assistant_message

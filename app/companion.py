@@ -11,6 +11,7 @@ from app.clock import Clock
 from app.keys import KeyChoice, obtain_key
 from app.maintenance import check_at_startup, open_database
 from app.model_choice import chat_model_file, embedding_model
+from app.private import private_file, private_folder
 from app.settings import Settings
 from memory.learn import MemoryPipeline, Thresholds
 from memory.recall import RetrievalSettings, Weights
@@ -31,12 +32,16 @@ class Companion:
                  passphrase: str | None = None, progress: ProgressFn | None = None):
         self.home = home
         self.clock = clock
+        self.folder_warning = private_folder(home)
         self.settings = Settings.load(home)
         self.model_override = model_override
         self.key: KeyChoice = obtain_key(self.db_path, passphrase)
         models_home = Path(os.environ.get("COMPANION_MODELS_DIR") or home)
         self.embedder = FastEmbedEmbedder(embedding_model(home, self.settings, models_home),
                                           threads=self.settings.n_threads)
+        for path in (self.db_path, self.db_path.with_name(DB_FILE + "-wal"), self.db_path.with_name(DB_FILE + "-shm")):
+            if path == self.db_path or path.exists():
+                private_file(path)
         self.db, self.key = open_database(self.db_path, self.key, clock.now)
         self.store = MemoryStore(self.db, self.embedder)
         self.transcript = Transcript(self.db)

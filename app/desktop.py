@@ -108,9 +108,11 @@ class MemoryDesk:
         return self.service.by_ids(ids)
 
     def search(self, query: str, k: int = PANEL_SEARCH_K) -> list[tuple[str, float]]:
-        """(id, score) of the best matches of the chat's hybrid search, over every status."""
-        hits = self.service.search(query, k, weights=self.c.retrieval_settings().weights, every_status=True)
-        return [(h.memory.id, h.score) for h in hits]
+        """(id, score) of the best matches of the chat's hybrid search, over every status, without the hits
+        below the chat's relevance floor (what the chat would never use does not count as found)."""
+        knobs = self.c.retrieval_settings()
+        hits = self.service.search(query, k, weights=knobs.weights, every_status=True)
+        return [(h.memory.id, h.score) for h in hits if h.relevance >= knobs.relevance_floor]
 
     def edit(self, memory_id: str, **changes) -> Memory:
         """Change a memory as the user asked; instruction-like text is refused like everywhere else."""

@@ -14,6 +14,7 @@ from typing import Iterable, Iterator
 from app.companion import Companion
 from app.errors import UserError, write_error
 from app.portability import export_json, export_markdown, import_memories, read_import
+from app.private import write_private
 from app.scheduler import consolidate_profile, gates_for, lock_for
 from app.settings import Settings
 from memory import HistoryEntry, Memory, NotFound
@@ -172,7 +173,7 @@ class MemoryService:
         """Write every memory to path as 'json' or 'md'; returns how many were written."""
         text = self.export_text(fmt)
         try:
-            Path(path).write_text(text + "\n", encoding="utf-8")
+            write_private(Path(path), text + "\n")
         except OSError as exc:
             raise write_error(path, exc) from exc
         return len(self.memories(status="all"))

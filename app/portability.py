@@ -24,6 +24,10 @@ def export_json(store: MemoryStore) -> str:
     return json.dumps(data, ensure_ascii=False, indent=2)
 
 
+# The words the desktop app uses for a memory's status (never the internal names).
+STATUS_WORDS = {"active": "current", "superseded": "replaced", "expired": "expired"}
+
+
 def export_markdown(store: MemoryStore) -> str:
     """A readable page: active memories grouped by category, then the older ones."""
     lines = ["# What Companion remembers", ""]
@@ -34,12 +38,13 @@ def export_markdown(store: MemoryStore) -> str:
         lines += [f"## {category.capitalize()}", ""]
         for m in items:
             extra = f" ({m.event_date})" if m.event_date and m.event_date not in m.content else ""
-            flags = "".join([" 📌" if m.pinned else "", " (disabled)" if m.disabled else ""])
+            flags = "".join([" 📌" if m.pinned else "", " (off)" if m.disabled else ""])
             lines.append(f"- {m.content}{extra}{flags}")
         lines.append("")
     older = [m for m in store.list(status="all") if m.status != "active"]
     if older:
-        lines += ["## No longer current", ""] + [f"- ~~{m.content}~~ ({m.status})" for m in older] + [""]
+        lines += ["## No longer current", ""] + [f"- ~~{m.content}~~ ({STATUS_WORDS.get(m.status, m.status)})"
+                                                  for m in older] + [""]
     return "\n".join(lines)
 
 
@@ -55,8 +60,11 @@ def read_import(path: Path) -> list[dict]:
         data = json.loads(path.read_text(encoding="utf-8-sig"))  # -sig: a byte-order mark is fine
     except UnicodeDecodeError as exc:
         raise UserError("file_unreadable", f"{path} is not UTF-8 text, so it is not a Companion export.") from exc
+    except json.JSONDecodeError as exc:  # the parser's own wording ("Expecting value: …") means nothing to users
+        raise UserError("file_unreadable", f"{path} is not valid JSON, so it is not a Companion export. "
+                                           f"The first problem is on line {exc.lineno}.") from exc
     except ValueError as exc:
-        raise UserError("file_unreadable", f"{path} is not valid JSON ({exc}).") from exc
+        raise UserError("file_unreadable", f"{path} is not valid JSON, so it is not a Companion export.") from exc
     except RecursionError as exc:
         raise UserError("file_unreadable", f"{path} is nested too deeply to be a Companion export.") from exc
     except OSError as exc:  # a folder, a file that vanished, no permission

@@ -9,6 +9,7 @@ from pathlib import Path
 import platformdirs
 
 from app.errors import UserError
+from app.private import private_folder, write_private
 
 SETTINGS_FILE = "settings.json"
 
@@ -63,9 +64,9 @@ class Settings:
 
     def save(self, home: Path) -> None:
         """Write settings.json atomically."""
-        home.mkdir(parents=True, exist_ok=True)
+        private_folder(home)
         tmp = home / (SETTINGS_FILE + ".tmp")
-        tmp.write_text(json.dumps(asdict(self), indent=2, ensure_ascii=False), encoding="utf-8")
+        write_private(tmp, json.dumps(asdict(self), indent=2, ensure_ascii=False))
         os.replace(tmp, home / SETTINGS_FILE)
 
 
@@ -74,7 +75,7 @@ def resolve_home(explicit: str | None) -> Path:
     chosen = explicit or os.environ.get("COMPANION_HOME")
     home = Path(chosen).expanduser() if chosen else Path(platformdirs.user_data_dir("Companion", "Companion"))
     try:
-        home.mkdir(parents=True, exist_ok=True)
+        private_folder(home)
     except OSError as exc:
         raise UserError("store_unusable", f"Cannot use {home} as the data folder: {exc.strerror}.") from exc
     return home.resolve()

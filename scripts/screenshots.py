@@ -2,7 +2,9 @@
 
     .venv/bin/python scripts/screenshots.py [--out docs/screenshots]
 
-Runs offscreen unless QT_QPA_PLATFORM says otherwise (under Xvfb: QT_QPA_PLATFORM=xcb).
+Runs offscreen unless QT_QPA_PLATFORM says otherwise (under Xvfb: QT_QPA_PLATFORM=xcb xvfb-run -s "-screen 0
+1440x900x24"; Chinese needs a CJK font such as fonts-noto-cjk). Each view at 1280x800 and 800x600, English and
+Chinese: main-window.png, memory-panel-800x600.png, settings-zh_CN.png, …
 """
 from __future__ import annotations
 
@@ -15,7 +17,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtWidgets import QWidget  # noqa: E402
 
 import ui  # noqa: E402,F401  (installs the PySide6 guard before Qt starts)
@@ -24,7 +25,7 @@ from app.settings import Settings  # noqa: E402
 from memory.records import Memory  # noqa: E402
 from memory.storage.store import new_id  # noqa: E402
 from ui.harness import settle, throwaway_window  # noqa: E402
-from ui.i18n import set_language  # noqa: E402
+from ui.i18n import set_language, tr  # noqa: E402
 from ui.main_window import MainWindow  # noqa: E402
 from ui.memory_dialogs import HistoryDialog  # noqa: E402
 from ui.settings_dialog import SettingsDialog  # noqa: E402
@@ -74,6 +75,16 @@ def save(widget: QWidget, path: Path) -> None:
     print(f"wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
 
 
+SIZES = ((1280, 800), (800, 600))
+LANGUAGES = ("en", "zh_CN")
+
+
+def shot_name(kind: str, size: tuple[int, int], language: str) -> str:
+    """main-window.png for the default (1280x800, English); else e.g. memory-panel-800x600-zh_CN.png."""
+    parts = [kind] + ([f"{size[0]}x{size[1]}"] if size != SIZES[0] else []) + ([language] if language != "en" else [])
+    return "-".join(parts) + ".png"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(ROOT / "docs" / "screenshots"))
@@ -81,32 +92,36 @@ def main() -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     set_language("en")
-    window = throwaway_window(Settings(companion_name="Juniper"), Clock.parse("2026-11-29"), (1280, 780),
+    window = throwaway_window(Settings(companion_name="Juniper"), Clock.parse("2026-11-29"), SIZES[0],
                               "companion-shots-")
     made, session_id = seed(window)
     window.refresh_sessions()
     window.choose_session(session_id)
     settle(800)
-    window.chat_view.remembered[0].toggle.setChecked(True)
-    save(window, out / "main-window.png")
-    window.show_memory(made["Driving test on 2026-12-04"].id)
-    window.resizeDocks([window.dock], [700], Qt.Orientation.Horizontal)
-    save(window, out / "memory-panel.png")
-    steps = window.desk.history(next(m.id for m in window.panel.model.memories() if "Stopped" in m.content))
-    history = HistoryDialog(steps, steps[-1].memory.id, window)
-    history.show()
-    save(history, out / "memory-history.png")
-    history.close()
-    c = window.desk.c
-    dialog = SettingsDialog(c.settings, window.home, c.key.describe(), window.model_name, window)
-    dialog.show()
-    save(dialog, out / "settings.png")
-    dialog.close()
-    set_language("zh_CN")
-    window.retranslate()
-    window.choose_session(session_id)
-    settle(600)
-    save(window, out / "main-window-zh_CN.png")
+    for language in LANGUAGES:
+        set_language(language)
+        window.retranslate()
+        window.choose_session(session_id)
+        settle(600)
+        window.chat_view.remembered[0].toggle.setChecked(True)
+        for size in SIZES:
+            window.dock.hide()
+            window.resize(*size)
+            save(window, out / shot_name("main-window", size, language))
+            window.show_memory(made["Driving test on 2026-12-04"].id)
+            save(window, out / shot_name("memory-panel", size, language))
+        window.dock.hide()
+        window.resize(*SIZES[0])
+        steps = window.desk.history(next(m.id for m in window.panel.model.memories() if "Stopped" in m.content))
+        history = HistoryDialog(steps, steps[-1].memory.id, window)
+        history.show()
+        save(history, out / shot_name("memory-history", SIZES[0], language))
+        history.close()
+        c = window.desk.c
+        dialog = SettingsDialog(c.settings, window.home, tr(c.key.describe()), window.model_name, window)
+        dialog.show()
+        save(dialog, out / shot_name("settings", SIZES[0], language))
+        dialog.close()
     window.shutdown()
     return 0
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.chat import ChatService
+from app.chat import STOPPED_MARK, ChatService
 from app.clock import Clock
 from app.companion import Companion
 from assets import system_prompt
@@ -64,8 +64,15 @@ def test_reply_streams_in_pieces_and_stop_ends_it_between_pieces(companion):
         pieces.append(piece)
     assert len(pieces) == 3 and turn.stopped
     saved = chat.finish(turn)
-    assert saved.content == "".join(pieces).strip()
+    assert saved.content == "".join(pieces).strip() + "\n\n" + STOPPED_MARK  # reopened, it reads as interrupted
     assert [m.role for m in companion.transcript.messages(turn.session_id)] == ["user", "assistant"]
+
+
+def test_reply_stopped_before_its_first_word_is_saved_as_stopped_not_as_an_ellipsis(companion):
+    chat = ChatService(companion)
+    turn = chat.prepare(None, "Tell me a long story about a lighthouse keeper.")
+    assert list(chat.stream(turn, should_stop=lambda: True)) == [] and turn.stopped
+    assert chat.finish(turn).content == STOPPED_MARK
 
 
 def test_memories_used_are_recorded_on_the_reply_and_reinforced(companion):

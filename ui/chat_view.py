@@ -9,6 +9,7 @@ from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import (QApplication, QFrame, QHBoxLayout, QLabel, QScrollArea, QSizePolicy, QTextBrowser, QToolButton,
                                QVBoxLayout, QWidget)
 
+from app.chat import STOPPED_MARK
 from memory import Memory, Message
 from ui.i18n import tr
 
@@ -18,10 +19,21 @@ RENDER_MS = 60  # a streaming reply is redrawn at most this often, with all text
 _MARKDOWN = (QTextDocument.MarkdownFeature.MarkdownDialectGitHub | QTextDocument.MarkdownFeature.MarkdownNoHTML)
 
 
+def keep_line_breaks(text: str) -> str:
+    """Markdown joins single newlines into one paragraph; chat keeps them (a poem's lines), except in code blocks."""
+    lines, fenced = text.split("\n"), False
+    for i, line in enumerate(lines[:-1]):
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+        elif not fenced and line.strip() and lines[i + 1].strip():
+            lines[i] = line.rstrip() + "  "  # two trailing spaces: a hard line break
+    return "\n".join(lines)
+
+
 def markdown_html(text: str) -> str:
     """HTML for a reply's Markdown; raw HTML in the text is shown as text, never interpreted."""
     doc = QTextDocument()
-    doc.setMarkdown(text, _MARKDOWN)
+    doc.setMarkdown(keep_line_breaks(text), _MARKDOWN)
     return doc.toHtml()
 
 
@@ -50,7 +62,7 @@ class BubbleText(QTextBrowser):
     def show_text(self, text: str, markdown: bool) -> None:
         """Replace the text (Markdown without raw HTML, or plain) and fit the widget to it."""
         if markdown:
-            self.document().setMarkdown(text, _MARKDOWN)
+            self.document().setMarkdown(keep_line_breaks(text), _MARKDOWN)
         else:
             self.document().setPlainText(text)
         self.fit()
@@ -103,7 +115,7 @@ class MessageBubble(QFrame):
         if self.role == "user":
             self.body.show_text(text, markdown=False)
         else:
-            self.body.show_text(text if text.strip() else "…", markdown=True)
+            self.body.show_text(_reply_markdown(text), markdown=True)
 
     def set_max_width(self, width: int) -> None:
         """The widest the bubble may be."""
@@ -111,8 +123,18 @@ class MessageBubble(QFrame):
         self.body.fit(max(120, width - margins.left() - margins.right()))
 
 
+def _reply_markdown(text: str) -> str:
+    """A reply as shown: a stopped one ends in "(stopped)" in the UI's language; nothing yet is "…"."""
+    if text.strip() == "…":  # how older versions saved a reply stopped before its first word
+        text = STOPPED_MARK
+    if text.rstrip().endswith(STOPPED_MARK):
+        said = text.rstrip().removesuffix(STOPPED_MARK).rstrip()
+        return (said + "\n\n" if said else "") + "*" + tr("(stopped)") + "*"
+    return text if text.strip() else "…"
+
+
 class RememberedLine(QWidget):
-    """Under a reply: "Remembered 2 things ▸", expanding to links that open each memory in the panel.
+    """Under a reply: "Used 2 memories ▸", expanding to links that open each memory in the panel.
 
     Signals:
         memoryClicked(str): the id of the memory the user clicked.
@@ -148,13 +170,22 @@ class RememberedLine(QWidget):
         """Set the texts in the current language."""
         count = len(self.memories) + self.missing
         arrow = "▾" if self.toggle.isChecked() else "▸"
-        self.toggle.setText(tr("Remembered {n} things", n=count) + f" {arrow}" if count != 1
-                            else tr("Remembered 1 thing") + f" {arrow}")
+        # "Used", not "Remembered": these shaped this reply; what was learned is said in the status bar.
+        self.toggle.setText(tr("Used {n} memories", n=count) + f" {arrow}" if count != 1
+                            else tr("Used 1 memory") + f" {arrow}")
         items = [f"<li><a href='memory:{html.escape(m.id)}' style='color:#3a47c9; text-decoration:none'>"
                  f"{html.escape(m.content)}</a></li>" for m in self.memories]
         if self.missing:
             items.append(f"<li><i>{html.escape(tr('{n} forgotten since', n=self.missing))}</i></li>")
         self.details.setText(f"<ul style='margin:0 0 0 -20px'>{''.join(items)}</ul>")
+
+    def sync(self, current: dict[str, Memory]) -> None:
+        """Show the memories as they are now: forgotten ones only as a count, edited ones with their new words."""
+        kept = [current[m.id] for m in self.memories if m.id in current]
+        if kept != self.memories:
+            self.missing += len(self.memories) - len(kept)
+            self.memories = kept
+            self.retranslate()
 
     def _expand(self, on: bool) -> None:
         self.details.setVisible(on)
@@ -266,8 +297,9 @@ class ChatView(QScrollArea):
             return
         self._render_timer.stop()
         self._render_pending()
-        if stopped:
-            self.reply.set_text((self.reply.text.rstrip() or "…") + "\n\n*" + tr("(stopped)") + "*")
+        if stopped:  # as it is saved (app.chat.ChatService.finish), so it reads the same when reopened
+            said = self.reply.text.strip()
+            self.reply.set_text(f"{said}\n\n{STOPPED_MARK}" if said else STOPPED_MARK)
         if memories:
             self._add_remembered(memories, 0)
         self.reply = None
@@ -303,6 +335,11 @@ class ChatView(QScrollArea):
         self._column.insertWidget(self._column.count() - 1, line)
         self.remembered.append(line)
 
+    def sync_memories(self, current: dict[str, Memory]) -> None:
+        """Every memory that exists now, by id: what was forgotten leaves the screen, edits show."""
+        for line in self.remembered:
+            line.sync(current)
+
     # -- scrolling and size --------------------------------------------------------------------
     def scroll_to_bottom(self) -> None:
         """Jump to the newest message and follow the stream again."""
@@ -318,7 +355,10 @@ class ChatView(QScrollArea):
         self.following = value >= self.verticalScrollBar().maximum() - FOLLOW_SLACK
 
     def _bubble_width(self) -> int:
-        return max(240, int(self.viewport().width() * BUBBLE_SHARE))
+        # Never wider than the room between the margins: a bubble wider than the view is cut off at its edge.
+        margins = self._column.contentsMargins()
+        room = self.viewport().width() - margins.left() - margins.right()
+        return max(120, min(room, int(self.viewport().width() * BUBBLE_SHARE)))
 
     def resizeEvent(self, event) -> None:  # noqa: N802 (Qt override)
         super().resizeEvent(event)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import gc
+import html
 import threading
 from pathlib import Path
 
@@ -18,20 +19,23 @@ from app.scheduler import ConsolidationScheduler
 from app.settings import Settings
 from memory import Memory
 from memory.learn import ExtractionResult
-from ui import ask
+from ui import ask, window_state
 from ui.chat_controller import ChatController
 from ui.chat_view import ChatView
 from ui.composer import Composer
-from ui.i18n import error_text, set_language, tr
+from ui.i18n import error_text, set_language, tr, tr_message
 from ui.memory_panel import MemoryPanel
 from ui.passphrase import PassphraseDialog
 from ui.sessions import SessionPane
 from ui.settings_dialog import SettingsDialog
 from ui.status import StatusIndicator
 from ui.style import icon
+from ui.watch import DatabaseWatcher
 from ui.workers import QtWorker
 
-NOTE_MS = 6000  # how long a "remembered …" note stays in the status bar
+PANEL_MIN_WIDTH = 300  # the words of a memory still fit beside the edge of an 800 px window
+NARROW_WIDTH = 1000  # below this, an open memory panel takes the place of the conversation list
+NOTE_MS = 6000  # how long a "Learned: …" note stays in the status bar
 # app.keys.NO_KEYRING tells a command-line user to set COMPANION_DB_KEY; here the dialog itself is the way.
 NO_KEYRING_UI = ("No system keyring is available here (common on headless Linux), so Companion cannot keep the "
                  "key to your encrypted memories by itself. You can use a passphrase instead. (Setting "
@@ -48,6 +52,7 @@ class DockTitle(QWidget):
         self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
         self.label = QLabel(self)
         self.label.setObjectName("dockTitleText")
+        self.label.setWordWrap(True)  # a long companion name wraps instead of pushing the close button out
         self.close_button = QToolButton(self)
         self.close_button.setText("✕")
         self.close_button.setAutoRaise(True)
@@ -88,10 +93,13 @@ class MainWindow(QMainWindow):
         self.db_worker = QtWorker("companion-db", self)
         self.controller = ChatController(self.model_worker, self)
         self.scheduler: ConsolidationScheduler | None = None
+        self.watcher = DatabaseWatcher(self.db_worker, self)
         self._build()
         self._connect()
         self.retranslate()
         self.resize(1180, 760)
+        self._saved_state = window_state.restore(self, home)
+        self._reopen_session = True  # the first session list opens the latest conversation
 
     # -- building ------------------------------------------------------------------------------
     def _build(self) -> None:
@@ -106,7 +114,7 @@ class MainWindow(QMainWindow):
         column.setSpacing(0)
         column.addWidget(self.chat_view, 1)
         column.addWidget(self.composer)
-        split = QSplitter(self)
+        split = self.split = QSplitter(self)
         split.addWidget(self.sessions)
         split.addWidget(middle)
         split.setStretchFactor(1, 1)
@@ -114,7 +122,7 @@ class MainWindow(QMainWindow):
         split.setChildrenCollapsible(False)
         self.setCentralWidget(split)
         self.panel = MemoryPanel(self)
-        self.panel.setMinimumWidth(460)  # room for the words of a memory next to its category
+        self.panel.setMinimumWidth(PANEL_MIN_WIDTH)
         self.dock = QDockWidget(self)
         self.dock.setObjectName("memoryDock")
         self.dock_title = DockTitle(self.dock)
@@ -136,6 +144,7 @@ class MainWindow(QMainWindow):
         self.memory_action = QAction(icon("memory"), "", self, checkable=True, shortcut=QKeySequence("Ctrl+M"))
         self.memory_action.toggled.connect(self.dock.setVisible)
         self.dock.visibilityChanged.connect(lambda _shown: self.memory_action.setChecked(not self.dock.isHidden()))
+        self.dock.visibilityChanged.connect(self._dock_shown)
         self.settings_action = QAction(icon("settings"), "", self, shortcut=QKeySequence("Ctrl+,"))
         self.settings_action.setEnabled(False)
         for action in (self.new_action, self.memory_action, self.settings_action):
@@ -156,6 +165,8 @@ class MainWindow(QMainWindow):
         self.chat_view.memoryClicked.connect(self.show_memory)
         self.panel.errorShown.connect(lambda message: self._show_state("error", message))
         self.panel.sessionRequested.connect(self.open_session)
+        self.panel.memoriesLoaded.connect(self.chat_view.sync_memories)
+        self.watcher.changed.connect(self._changed_elsewhere)
         c = self.controller
         c.modelLoading.connect(lambda: self._show_state("busy", tr("Loading the chat model…")))
         c.modelReady.connect(self._model_ready)
@@ -182,7 +193,7 @@ class MainWindow(QMainWindow):
         self.dock.setWindowTitle(tr("What {name} remembers", name=name))
         self.dock_title.label.setText(self.dock.windowTitle())
         self.dock_title.close_button.setToolTip(tr("Close the memory panel (Ctrl+M)"))
-        self.chat_view.companion_name = self.composer.companion_name = name
+        self.chat_view.companion_name = self.composer.companion_name = self.panel.companion_name = name
         for part in (self.chat_view, self.composer, self.sessions, self.panel):
             part.retranslate()
         self._update_state()
@@ -205,12 +216,19 @@ class MainWindow(QMainWindow):
         self.composer.setEnabled(True)
         self.settings_action.setEnabled(True)
         self.panel.attach(self.desk, self.db_worker)
+        if companion.folder_warning:  # the data folder is open to other accounts: say so where privacy is shown
+            warning = companion.folder_warning
+            self.panel.banner.show_note(lambda: html.escape(tr_message(warning)), warning=True)
         self.controller.attach(companion)
         self.scheduler = ConsolidationScheduler.for_companion(companion, self._run_scheduled)
         self.scheduler.start()
         self.refresh_sessions()
         self.retranslate()
         self.composer.input.setFocus()
+        if self._saved_state.get("panel_open"):
+            self.dock.show()
+        db = companion.db
+        self.watcher.start(lambda: db.read("PRAGMA data_version")[0][0])
         self.opened.emit()
 
     def _profile_failed(self, exc: BaseException, passphrase: str | None) -> None:
@@ -243,7 +261,20 @@ class MainWindow(QMainWindow):
     def refresh_sessions(self) -> None:
         """Read the session list again."""
         if self.desk is not None:
-            self.db_worker.run(self.desk.sessions, lambda s: self.sessions.show_sessions(s, self.session_id))
+            self.db_worker.run(self.desk.sessions, self._sessions_read)
+
+    def _sessions_read(self, sessions: list) -> None:
+        self.sessions.show_sessions(sessions, self.session_id)
+        reopen, self._reopen_session = self._reopen_session, False
+        if reopen and sessions and self.session_id is None and not self.controller.replying:
+            self.open_session(sessions[0].id)  # back where the user was, not an empty chat
+
+    def _changed_elsewhere(self) -> None:
+        """Another process wrote (e.g. `companion say`): show the memories, the list and this conversation anew."""
+        self.panel.refresh()
+        self.refresh_sessions()
+        if self.session_id is not None and not self.controller.replying:
+            self.choose_session(self.session_id)
 
     def new_chat(self) -> None:
         """An empty conversation; it becomes a session with its first message."""
@@ -337,7 +368,7 @@ class MainWindow(QMainWindow):
         self._update_state()
         if result.written and not self.controller.replying:
             learned = "; ".join(w.memory.content for w in result.written)
-            self._show_state("ready", tr("Remembered: {what}", what=learned))
+            self._show_state("ready", tr("Learned: {what}", what=learned))
             QTimer.singleShot(NOTE_MS, self._update_state)
 
     def _run_scheduled(self, job):
@@ -374,6 +405,23 @@ class MainWindow(QMainWindow):
             if reload:
                 self.controller.reload_model()
         self.db_worker.run(lambda: apply_settings(c, changed), saved)
+
+    # -- layout --------------------------------------------------------------------------------
+    def fit_panes(self, resize_dock: bool = False) -> None:
+        """Share the width: a narrow window shows the panel instead of the conversation list; the panel takes
+        at most about half."""
+        panel_open = not self.dock.isHidden()
+        self.sessions.setVisible(not (panel_open and self.width() < NARROW_WIDTH))
+        if panel_open and (resize_dock or self.dock.width() > self.width() // 2):
+            target = max(PANEL_MIN_WIDTH, min(640, int(self.width() * 0.45)))
+            self.resizeDocks([self.dock], [target], Qt.Orientation.Horizontal)
+
+    def _dock_shown(self, shown: bool) -> None:
+        self.fit_panes(resize_dock=shown)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt override)
+        super().resizeEvent(event)
+        self.fit_panes()
 
     # -- status --------------------------------------------------------------------------------
     def _model_ready(self, name: str) -> None:
@@ -414,6 +462,7 @@ class MainWindow(QMainWindow):
         if self._closing:
             return
         self._closing = True
+        window_state.save(self, self.home, panel_open=not self.dock.isHidden())
         self.controller.stop()
         self.centralWidget().setEnabled(False)
         self.status.show_state("busy", tr("Finishing up before closing…"))
@@ -426,6 +475,7 @@ class MainWindow(QMainWindow):
             if self._closed:
                 return
             self._closing = True
+            self.watcher.stop()
             self.controller.stop()
             if self.scheduler is not None:
                 self.scheduler.stop()

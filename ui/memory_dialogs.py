@@ -9,9 +9,8 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDateEdit, QDialog, QDialog
 
 from app.memory_service import HistoryStep
 from memory import CATEGORIES, HistoryEntry, Memory
-from ui.i18n import tr
-
-_QUIET_FIELDS = {"updated_at", "last_used_at", "hit_count", "strength"}
+from ui.i18n import date_words, tr
+from ui.memory_model import quote_words, status_word, value_words
 
 
 class MemoryEditDialog(QDialog):
@@ -64,7 +63,7 @@ class MemoryEditDialog(QDialog):
         form.addRow("", self.pinned)
         form.addRow("", self.disabled)
         source = QLabel(tr("Source") + f": {tr(self.memory.source)}" +
-                        (f" — “{html.escape(self.memory.quote)}”" if self.memory.quote else ""), self)
+                        (f" — “{html.escape(quote_words(self.memory.quote))}”" if self.memory.quote else ""), self)
         source.setObjectName("dialogNote")
         source.setWordWrap(True)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel, self)
@@ -93,29 +92,67 @@ class MemoryEditDialog(QDialog):
 
 
 def history_html(steps: list[HistoryStep], focus_id: str) -> str:
-    """The supersede chain, oldest first, each memory with its recorded changes."""
+    """The supersede chain, oldest first, each memory with its recorded changes, in words."""
+    texts = {step.memory.id: step.memory.content for step in steps}
     parts = []
     for i, step in enumerate(steps):
         m = step.memory
         mark = " style='background:#eef0fd'" if m.id == focus_id else ""
-        span = f"{m.valid_from or (m.created_at or '')[:10]} → {m.valid_to or tr('now')}"
+        span = f"{date_words(m.valid_from or m.created_at)} → {date_words(m.valid_to) if m.valid_to else tr('now')}"
         parts.append(f"<div{mark}><p><b>{html.escape(m.content)}</b><br>"
-                     f"<span style='color:#6b7280'>{tr(m.status)} · {tr(m.category)} · {span}</span></p><ul>")
-        parts += [f"<li>{_entry_html(e)}</li>" for e in step.entries]
+                     f"<span style='color:#6b7280'>{status_word(m.status)} · {tr(m.category)} · {span}</span></p><ul>")
+        parts += [f"<li>{_entry_html(e, texts)}</li>" for e in step.entries]
         parts.append("</ul></div>")
         if i < len(steps) - 1:
             parts.append(f"<p style='color:#6b7280'>↓ {tr('replaced by')}</p>")
     return "".join(parts)
 
 
-def _entry_html(e: HistoryEntry) -> str:
-    when = e.at[:16].replace("T", " ")
-    head = f"<span style='color:#6b7280'>{when}</span> <b>{tr(e.action)}</b> — {html.escape(e.reason or '')}"
+# The fields a history row shows, with their names in the UI; others (ids, topic, counters) are bookkeeping.
+_FIELD_NAMES = {"content": "Memory", "category": "Category", "status": "Status", "event_date": "Date",
+                "importance": "Importance", "confidence": "Confidence", "pinned": "Pinned", "disabled": "Off",
+                "source": "Source", "valid_from": "Valid from", "valid_to": "Valid until",
+                "superseded_by": "Replaced by"}
+
+
+def field_words(name: str, value, texts: dict[str, str]) -> str:
+    """One recorded value as the UI says it (a date in words, a percentage, yes/no, a memory's text)."""
+    if value is None or value == "":
+        return "—"
+    if name == "superseded_by":
+        return f"“{texts.get(value, tr('a memory forgotten since'))}”"
+    if value_words(name, value) is not None:
+        return value_words(name, value)
+    if name in ("pinned", "disabled"):
+        return tr("yes") if value else tr("no")
+    if name in ("event_date", "valid_from", "valid_to"):
+        return date_words(value)
+    return str(value)
+
+
+def reason_words(reason: str | None) -> str:
+    """Why a change was made, with the store's "superseded: …" in the UI's word."""
+    reason = reason or ""
+    if reason.startswith("superseded: "):
+        return tr("replaced: {why}", why=tr(reason.removeprefix("superseded: ")))
+    return tr(reason)
+
+
+def _entry_html(e: HistoryEntry, texts: dict[str, str]) -> str:
+    when = f"{date_words(e.at)} {e.at[11:16]}"
+    head = f"<span style='color:#6b7280'>{when}</span> <b>{tr(e.action)}</b> — {html.escape(reason_words(e.reason))}"
     if e.before is None or e.after is None:
         return head
-    changed = [k for k in e.after if k not in _QUIET_FIELDS and e.before.get(k) != e.after.get(k)]
-    rows = [f"{html.escape(k)}: <s>{html.escape(str(e.before.get(k)))}</s> → {html.escape(str(e.after.get(k)))}"
-            for k in changed]
+    rows = []
+    for name, label in _FIELD_NAMES.items():
+        before, after = e.before.get(name), e.after.get(name)
+        if before == after:
+            continue
+        new = html.escape(field_words(name, after, texts))
+        if name == "superseded_by" or before is None:
+            rows.append(f"{tr(label)}: {new}")
+        else:
+            rows.append(f"{tr(label)}: <s>{html.escape(field_words(name, before, texts))}</s> → {new}")
     return head + ("<br>" + "<br>".join(rows) if rows else "")
 
 

@@ -5,7 +5,7 @@ from dataclasses import replace
 
 from PySide6.QtCore import (QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, QSortFilterProxyModel,
                             Qt, Signal)
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush, QColor, QFont
 
 from memory import Memory
 from ui.i18n import tr
@@ -21,40 +21,71 @@ ROLE_ALIGN, ROLE_ICON = Qt.ItemDataRole.TextAlignmentRole, Qt.ItemDataRole.Decor
 Index = QModelIndex | QPersistentModelIndex
 
 # (field, header) in column order; header texts are translated when asked for.
+# The order is also what a narrow panel keeps: columns from the end are hidden first.
 COLUMNS = (
-    ("content", "Memory"), ("category", "Category"), ("event_date", "Date"), ("importance", "Importance"),
-    ("pinned", "Pinned"), ("disabled", "Off"), ("status", "Status"), ("confidence", "Confidence"),
-    ("source", "Source"), ("quote", "Your words"), ("last_used_at", "Last used"),
+    ("content", "Memory"), ("category", "Category"), ("status", "Status"), ("pinned", "Pinned"),
+    ("disabled", "Off"), ("event_date", "Date"), ("importance", "Importance"), ("last_used_at", "Last used"),
+    ("quote", "Your words"), ("confidence", "Confidence"), ("source", "Source"),
 )
 FIELDS = tuple(f for f, _ in COLUMNS)
 CONTENT, CATEGORY, STATUS = FIELDS.index("content"), FIELDS.index("category"), FIELDS.index("status")
 CHECK_COLUMNS = {FIELDS.index("pinned"): "pinned", FIELDS.index("disabled"): "disabled"}
 NUMBER_COLUMNS = {FIELDS.index("importance"), FIELDS.index("confidence")}
 _MUTED = QColor("#8a8f98")
+ROLE_FONT = Qt.ItemDataRole.FontRole
+# One word per state everywhere in the app (filter, Status column, tooltips, history).
+STATUS_WORDS = {"active": "Current", "superseded": "Replaced", "expired": "Expired"}
+
+
+def status_word(status: str) -> str:
+    """The translated word for a memory's status."""
+    return tr(STATUS_WORDS.get(status, status))
+
+
+# What a quote may start with when it was cut from the middle of a message ("…great! I moved to Lyon").
+_CUT_MARKS = " \t!?,.;:…！？，。；：、"
+
+
+def quote_words(quote: str | None) -> str:
+    """The user's words as shown: without the punctuation left over from where they were cut out."""
+    return (quote or "").lstrip(_CUT_MARKS).rstrip(" \t,;:，；：、")
+
+
+def value_words(name: str, value) -> str | None:
+    """A status, category, source or percentage as the UI says it; None for other fields."""
+    if name == "status":
+        return status_word(value)
+    if name in ("category", "source"):
+        return tr(value)
+    if name in ("importance", "confidence"):
+        return f"{value:.0%}"
+    return None
 
 
 def display_value(m: Memory, name: str) -> str:
     """How one field of a memory reads in the table."""
     value = getattr(m, name)
-    if name in ("category", "status", "source"):
-        return tr(value)
-    if name in ("importance", "confidence"):
-        return f"{value:.0%}"
+    words = value_words(name, value)
+    if words is not None:
+        return words
     if name == "last_used_at":
         return value[:10] if value else tr("never")
     if name in ("pinned", "disabled"):
         return ""
+    if name == "quote":
+        return quote_words(value)
     return "" if value is None else str(value)
 
 
 def describe(m: Memory) -> str:
     """A tooltip with everything worth knowing about a memory."""
-    lines = [m.content, "", f"{tr('Category')}: {tr(m.category)} · {tr('Status')}: {tr(m.status)}"]
+    state = status_word(m.status) + (f" · {tr('Off')}" if m.disabled else "")
+    lines = [m.content, "", f"{tr('Category')}: {tr(m.category)} · {tr('Status')}: {state}"]
     if m.event_date:
         lines.append(f"{tr('Date')}: {m.event_date}")
     lines.append(f"{tr('Importance')}: {m.importance:.0%} · {tr('Confidence')}: {m.confidence:.0%}"
                  f" · {tr('Strength')}: {m.strength:.0%}")
-    lines.append(f"{tr('Source')}: {tr(m.source)}" + (f" — “{m.quote}”" if m.quote else ""))
+    lines.append(f"{tr('Source')}: {tr(m.source)}" + (f" — “{quote_words(m.quote)}”" if m.quote else ""))
     lines.append(f"{tr('Remembered since')}: {(m.created_at or '')[:10]} · "
                  f"{tr('Used')}: {m.hit_count}× · {tr('Last used')}: {(m.last_used_at or tr('never'))[:10]}")
     return "\n".join(lines)
@@ -98,8 +129,12 @@ class MemoryTableModel(QAbstractTableModel):
             return Qt.CheckState.Checked if getattr(m, name) else Qt.CheckState.Unchecked
         if role == ROLE_TIP:
             return describe(m) if column in (CONTENT, FIELDS.index("quote")) else None
-        if role == ROLE_COLOR and (m.status != "active" or m.disabled):
+        if role == ROLE_COLOR and m.status != "active":  # replaced or expired: greyed
             return QBrush(_MUTED)
+        if role == ROLE_FONT and m.disabled:  # off: in italics, still readable, unlike a replaced one
+            font = QFont()
+            font.setItalic(True)
+            return font
         if role == ROLE_ALIGN and column in NUMBER_COLUMNS:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == ROLE_ICON and column == CONTENT and m.pinned:
@@ -206,7 +241,7 @@ class MemoryFilterProxy(QSortFilterProxyModel):
         self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
     def set_status(self, status: str) -> None:
-        """Only this status ('all' for every one)."""
+        """Only this status ('all' for every one, 'off' for the turned-off ones)."""
         self.beginFilterChange()
         self.status = status
         self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
@@ -218,13 +253,22 @@ class MemoryFilterProxy(QSortFilterProxyModel):
         self.rank_by_score = scores is not None
         self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
         if scores is not None:
-            self.sort(CONTENT, Qt.SortOrder.AscendingOrder)
+            self.rank()
+
+    def rank(self) -> None:
+        """Order the rows best hit first (Qt skips sort() when column and order are unchanged, so reset first)."""
+        self.rank_by_score = self.scores is not None
+        self.sort(-1)
+        self.sort(CONTENT, Qt.SortOrder.AscendingOrder)
 
     def filterAcceptsRow(self, source_row: int, source_parent: Index) -> bool:  # noqa: N802 (Qt override)
         m = self.sourceModel().memory_at(source_row)
         if self.category and m.category != self.category:
             return False
-        if self.status != "all" and m.status != self.status:
+        if self.status == "off":
+            if not m.disabled:
+                return False
+        elif self.status != "all" and m.status != self.status:
             return False
         return self.scores is None or m.id in self.scores
 

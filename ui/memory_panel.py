@@ -2,25 +2,27 @@
 from __future__ import annotations
 
 import html
+from typing import Callable
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFrame, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
-                               QPushButton, QTableView, QToolButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFrame, QHBoxLayout, QLabel, QLineEdit, QPushButton,
+                               QToolButton, QVBoxLayout, QWidget)
 
 from app.desktop import MemoryDesk
 from memory import CATEGORIES, Memory
 from memory.consolidation import ConsolidationResult
 from memory.storage import ForgetReceipt
 from ui import ask
-from ui.i18n import error_text, tr
+from ui.i18n import error_text, tr, tr_message
 from ui.memory_dialogs import HistoryDialog, MemoryEditDialog
-from ui.memory_model import CONTENT, FIELDS, ID_ROLE, MemoryFilterProxy, MemoryTableModel
+from ui.flow import FlowLayout
+from ui.memory_model import CONTENT, ID_ROLE, STATUS_WORDS, MemoryFilterProxy, MemoryTableModel
+from ui.memory_table import MemoryTable
 from ui.style import icon
 from ui.workers import QtWorker
 
 SEARCH_DELAY_MS = 250
-STATUS_FILTERS = (("active", "Current"), ("superseded", "Replaced"), ("expired", "Expired"), ("all", "All"))
-_COLUMN_WIDTHS = {"content": 300, "quote": 180, "category": 90, "status": 80, "event_date": 90, "last_used_at": 90}
+STATUS_FILTERS = (*STATUS_WORDS.items(), ("off", "Off"), ("all", "All"))
 
 
 class ReceiptBanner(QFrame):
@@ -42,16 +44,24 @@ class ReceiptBanner(QFrame):
         layout.setContentsMargins(10, 8, 6, 8)
         layout.addWidget(self.label, 1)
         layout.addWidget(close, 0, Qt.AlignmentFlag.AlignTop)
+        self._render: Callable[[], str] | None = None
         self.hide()
 
-    def show_note(self, text_html: str, warning: bool = False, details: str = "") -> None:
-        """Show this note (green, or amber for a warning); details go in the tooltip."""
+    def show_note(self, render: Callable[[], str] | str, warning: bool = False, details: str = "") -> None:
+        """Show this note (green, or amber for a warning); details go in the tooltip. Given as a function of no
+        arguments, the note is written again in the new language when the language changes."""
+        self._render = render if callable(render) else (lambda: render)
         self.label.setToolTip(details)
         self.setProperty("warning", warning)
         self.style().unpolish(self)
         self.style().polish(self)
-        self.label.setText(text_html)
+        self.label.setText(self._render())
         self.show()
+
+    def retranslate(self) -> None:
+        """Write the note on screen again in the current language."""
+        if self._render is not None:
+            self.label.setText(self._render())
 
 
 # What the checked tables hold, in words (the full table list is in the receipt's tooltip).
@@ -88,6 +98,25 @@ def receipt_html(receipt: ForgetReceipt, session_titles: dict[str, str] | None =
     return "<br>".join(lines)
 
 
+SKIPPED_SHOWN = 5
+
+
+def import_html(added: int, skipped: list[tuple[str, str]]) -> str:
+    """What an import did: how many came in, and which were skipped and why (the first few, then how many more)."""
+    text = tr("Imported {n} memories.", n=added)
+    if skipped:
+        reasons = [f"<li>{html.escape(c)} — {html.escape(tr_message(r))}</li>" for c, r in skipped[:SKIPPED_SHOWN]]
+        if len(skipped) > SKIPPED_SHOWN:
+            reasons.append(f"<li>{html.escape(tr('and {n} more', n=len(skipped) - SKIPPED_SHOWN))}</li>")
+        text += " " + tr("Skipped {n}:", n=len(skipped)) + f"<ul>{''.join(reasons)}</ul>"
+    return text
+
+
+def search_hits(desk: MemoryDesk, query: str) -> dict[str, float]:
+    """{id: score} of the chat's hybrid search over every status, without hits below the chat's relevance floor."""
+    return dict(desk.search(query))
+
+
 class MemoryPanel(QWidget):
     """The panel's widgets; its database work runs on the database worker through a MemoryDesk.
 
@@ -95,9 +124,11 @@ class MemoryPanel(QWidget):
         memoriesChanged(): the panel changed memories (edit, forget, import).
         errorShown(str): a problem was shown to the user (also for tests and the status bar).
         sessionRequested(str): the user clicked a conversation named in a receipt; carries its id.
+        memoriesLoaded(dict): the memories were read again; carries every one that exists, by id.
     """
 
     memoriesChanged = Signal()
+    memoriesLoaded = Signal(dict)
     errorShown = Signal(str)
     sessionRequested = Signal(str)
 
@@ -107,6 +138,7 @@ class MemoryPanel(QWidget):
         self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
         self.desk: MemoryDesk | None = None
         self.worker: QtWorker | None = None
+        self.companion_name = "Companion"
         self.model = MemoryTableModel(self)
         self.model.changeRequested.connect(self.apply_change)
         self.proxy = MemoryFilterProxy(self)
@@ -134,6 +166,11 @@ class MemoryPanel(QWidget):
         self.table = self._build_table()
         self.count = QLabel(self)
         self.count.setObjectName("panelCount")
+        self.empty = QLabel(self)  # in place of the table while nothing is remembered
+        self.empty.setObjectName("panelEmpty")
+        self.empty.setWordWrap(True)
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.hide()
         self.banner = ReceiptBanner(self)
         self.banner.label.linkActivated.connect(
             lambda link: link.startswith("session:") and self.sessionRequested.emit(link.removeprefix("session:")))
@@ -142,54 +179,33 @@ class MemoryPanel(QWidget):
             ("history", self.show_history), ("delete", self.forget_selected), ("export", self.export),
             ("import", self.import_), ("tidy", self.tidy_up), ("forget_all", self.forget_everything))}
         self.buttons["forget_all"].setObjectName("forgetAllButton")
-        filters = QHBoxLayout()
-        filters.addWidget(self.category)
-        filters.addWidget(self.status)
-        filters.addStretch(1)
-        filters.addWidget(self.count)
-        actions = QHBoxLayout()
+        # Rows that wrap rather than cut a button off when the panel is narrow (an 800 px window).
+        filters, actions, files = FlowLayout(), FlowLayout(), FlowLayout()
+        for widget in (self.category, self.status, self.count):
+            filters.addWidget(widget)
         for name in ("edit", "pin", "disable", "history", "delete"):
             actions.addWidget(self.buttons[name])
-        actions.addStretch(1)
-        files = QHBoxLayout()
-        for name in ("export", "import", "tidy"):
+        for name in ("export", "import", "tidy", "forget_all"):
             files.addWidget(self.buttons[name])
-        files.addStretch(1)
-        files.addWidget(self.buttons["forget_all"])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 10, 12, 12)
         layout.setSpacing(8)
-        for part in (self.search, filters, self.banner, self.table, actions, files):
-            (layout.addLayout if isinstance(part, QHBoxLayout) else layout.addWidget)(part)
+        for part in (self.search, filters, self.banner, self.table, self.empty, actions, files):
+            (layout.addLayout if isinstance(part, FlowLayout) else layout.addWidget)(part)
         layout.setStretchFactor(self.table, 1)
+        layout.setStretchFactor(self.empty, 1)
         for signal in (self.proxy.rowsInserted, self.proxy.rowsRemoved, self.proxy.modelReset,
                        self.proxy.layoutChanged):
             signal.connect(self._update_count)
         self._update_buttons()
 
-    def _build_table(self) -> QTableView:
-        table = QTableView(self)
-        table.setObjectName("memoryTable")
+    def _build_table(self) -> MemoryTable:
+        table = MemoryTable(self)
         table.setModel(self.proxy)
-        table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-        table.setEditTriggers(QAbstractItemView.EditTrigger.EditKeyPressed | QAbstractItemView.EditTrigger.SelectedClicked)
         table.setSortingEnabled(True)
         table.sortByColumn(-1, Qt.SortOrder.AscendingOrder)
-        table.setAlternatingRowColors(True)
-        table.setWordWrap(False)
-        table.setShowGrid(False)
-        table.verticalHeader().hide()
-        table.verticalHeader().setDefaultSectionSize(30)
-        header = table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setHighlightSections(False)
-        for name, width in _COLUMN_WIDTHS.items():
-            table.setColumnWidth(FIELDS.index(name), width)
-        for name in ("pinned", "disabled", "importance", "confidence", "source"):
-            header.setSectionResizeMode(FIELDS.index(name), QHeaderView.ResizeMode.ResizeToContents)
         # Pressing a header during a search sorts by that column instead of by relevance.
-        header.sectionPressed.connect(lambda _s: setattr(self.proxy, "rank_by_score", False))
+        table.horizontalHeader().sectionPressed.connect(lambda _s: setattr(self.proxy, "rank_by_score", False))
         table.doubleClicked.connect(lambda _i: self.edit_selected())
         table.selectionModel().selectionChanged.connect(lambda *_: self._update_buttons())
         return table
@@ -226,6 +242,7 @@ class MemoryPanel(QWidget):
         self.buttons["tidy"].setToolTip(tr("Merge duplicates, settle contradictions and let old, unused memories "
                                            "fade — what normally happens once a day"))
         self.model.retranslate()
+        self.banner.retranslate()
         self._update_buttons()
         self._update_count()
 
@@ -248,6 +265,7 @@ class MemoryPanel(QWidget):
     def _refreshed(self, memories: list[Memory]) -> None:
         self._refreshing = False
         self.model.set_memories(memories)
+        self.memoriesLoaded.emit({m.id: m for m in memories})
         self._update_buttons()
         self._update_count()
         if self._refresh_again:
@@ -270,16 +288,26 @@ class MemoryPanel(QWidget):
         generation = self._search_generation
         if not query:
             self.proxy.set_scores(None)
+            self._restore_order()
             self._update_count()
             return
         if self.desk is None:
             return
 
-        def found(hits: list[tuple[str, float]]) -> None:
+        def found(hits: dict[str, float]) -> None:
             if generation == self._search_generation:  # a newer query has been typed meanwhile
-                self.proxy.set_scores(dict(hits))
+                self.proxy.set_scores(hits)
                 self._update_count()
-        self.worker.run(lambda: self.desk.search(query), found, self._show_error)
+        desk = self.desk
+        self.worker.run(lambda: search_hits(desk, query), found, self._show_error)
+
+    def _restore_order(self) -> None:
+        """Back to the order before the search: the column the user sorted by, else newest first."""
+        header = self.table.horizontalHeader()
+        section = header.sortIndicatorSection() if header.isSortIndicatorShown() else -1
+        self.proxy.sort(-1)
+        if 0 <= section < self.model.columnCount():
+            self.proxy.sort(section, header.sortIndicatorOrder())
 
     # -- actions -------------------------------------------------------------------------------
     def selected(self) -> list[Memory]:
@@ -358,7 +386,7 @@ class MemoryPanel(QWidget):
 
     def _forgotten(self, outcome: tuple[ForgetReceipt, dict[str, str]]) -> None:
         receipt, titles = outcome
-        self.banner.show_note(receipt_html(receipt, titles), warning=not receipt.verified,
+        self.banner.show_note(lambda: receipt_html(receipt, titles), warning=not receipt.verified,
                               details="\n".join(receipt.checked))
         self.refresh()
         self.memoriesChanged.emit()
@@ -371,9 +399,10 @@ class MemoryPanel(QWidget):
         path, fmt = choice
 
         def exported(n: int) -> None:
-            self.banner.show_note(tr("Exported {n} memories to {path}. This file is not encrypted and is yours to "
-                                     "look after: keep it somewhere safe. Forgetting a memory here later does not "
-                                     "remove it from this file.", n=n, path=html.escape(str(path))), warning=True)
+            self.banner.show_note(lambda: tr(
+                "Exported {n} memories to {path}. This file is not encrypted and is yours to look after: keep it "
+                "somewhere safe. Forgetting a memory here later does not remove it from this file.",
+                n=n, path=html.escape(str(path))), warning=True)
         self.worker.run(lambda: self.desk.export(path, fmt), exported, self._show_error)
 
     def import_(self) -> None:
@@ -384,11 +413,7 @@ class MemoryPanel(QWidget):
 
         def imported(result) -> None:
             added, skipped = result
-            text = tr("Imported {n} memories.", n=len(added))
-            if skipped:
-                reasons = "".join(f"<li>{html.escape(c)} — {html.escape(r)}</li>" for c, r in skipped[:5])
-                text += " " + tr("Skipped {n}:", n=len(skipped)) + f"<ul>{reasons}</ul>"
-            self.banner.show_note(text, warning=bool(skipped))
+            self.banner.show_note(lambda: import_html(len(added), skipped), warning=bool(skipped))
             self.refresh()
             self.memoriesChanged.emit()
         self.worker.run(lambda: self.desk.import_file(path), imported, self._show_error)
@@ -401,9 +426,10 @@ class MemoryPanel(QWidget):
     def show_consolidation(self, result: ConsolidationResult) -> None:
         """Say what a consolidation run did (scheduled or asked for) and show the memories as they are now."""
         if not result.ran:
-            self.banner.show_note(html.escape(tr("Not tidied up: {why}", why=result.skipped_reason or "")), True)
+            self.banner.show_note(lambda: html.escape(tr("Not tidied up: {why}", why=tr_message(result.skipped_reason or ""))),
+                                  True)
             return
-        self.banner.show_note(tr("Tidied up: {merged} merged, {superseded} replaced, {expired} expired, "
+        self.banner.show_note(lambda: tr("Tidied up: {merged} merged, {superseded} replaced, {expired} expired, "
                                  "{purged} old ones removed.", merged=result.merged, superseded=result.superseded,
                                  expired=result.expired, purged=result.purged))
         self.refresh()
@@ -417,7 +443,7 @@ class MemoryPanel(QWidget):
                 self._reveal_after_refresh = memory_id
                 self.refresh()
             else:
-                self.banner.show_note(tr("That memory has been forgotten."), warning=True)
+                self.banner.show_note(lambda: tr("That memory has been forgotten."), warning=True)
             return
         m = self.model.memory_at(row)
         if not self.proxy.filterAcceptsRow(row, QModelIndex()):
@@ -448,12 +474,16 @@ class MemoryPanel(QWidget):
             self.buttons[name].setEnabled(bool(chosen))
         self.buttons["pin"].setText(tr("Unpin") if chosen and all(m.pinned for m in chosen) else tr("Pin"))
         self.buttons["disable"].setText(tr("Turn on") if chosen and all(m.disabled for m in chosen) else tr("Turn off"))
+        nothing = self.desk is not None and self.model.rowCount() == 0
         self.buttons["forget_all"].setEnabled(self.model.rowCount() > 0)
+        self.table.setVisible(not nothing)
+        self.empty.setVisible(nothing)
+        self.empty.setText(tr("No memories yet. What you tell {name} that is worth keeping appears here.",
+                              name=self.companion_name))
 
     def _show_error(self, exc: BaseException) -> None:
-        message = error_text(exc)
-        self.banner.show_note(html.escape(message), warning=True)
-        self.errorShown.emit(message)
+        self.banner.show_note(lambda: html.escape(error_text(exc)), warning=True)
+        self.errorShown.emit(error_text(exc))
 
     def selected_ids(self) -> list[str]:
         """Ids of the selected memories (for tests and the window)."""

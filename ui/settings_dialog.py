@@ -4,14 +4,15 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QGroupBox, QHBoxLayout,
-                               QLabel, QLineEdit, QPushButton, QSpinBox, QVBoxLayout, QWidget)
+                               QLabel, QLayout, QLineEdit, QPushButton, QSpinBox, QVBoxLayout, QWidget)
 
 from app.desktop import check_model_file
 from app.settings import Settings
 from assets import persona_names
 from ui import ask
-from ui.i18n import AUTO, LANGUAGES, tr
+from ui.i18n import AUTO, LANGUAGES, tr, tr_message
 
 
 class SettingsDialog(QDialog):
@@ -26,7 +27,7 @@ class SettingsDialog(QDialog):
         self.name = QLineEdit(settings.companion_name, self)
         self.persona = QComboBox(self)
         for p in persona_names():
-            self.persona.addItem(p.replace("_", " ").capitalize(), p)
+            self.persona.addItem(tr(p.replace("_", " ").capitalize()), p)
         self.persona.setCurrentIndex(max(0, self.persona.findData(settings.persona)))
         self.language = QComboBox(self)
         self.language.addItem(tr("Automatic (system language)"), AUTO)
@@ -63,7 +64,7 @@ class SettingsDialog(QDialog):
         companion.addRow(tr("Language"), self.language)
         browse = QPushButton(tr("Choose…"), self)
         browse.clicked.connect(self._browse)
-        bundled = QPushButton(tr("Use bundled"), self)
+        bundled = self.bundled = QPushButton(tr("Use bundled"), self)
         bundled.clicked.connect(lambda: self.model_path.setText(""))
         picker = QHBoxLayout()
         picker.addWidget(self.model_path, 1)
@@ -85,6 +86,7 @@ class SettingsDialog(QDialog):
         where.setObjectName("dialogNote")
         where.setWordWrap(True)
         layout = QVBoxLayout(self)
+        layout.setSizeConstraint(QLayout.SizeConstraint.SetMinimumSize)  # never smaller than its text: no clipping
         for title, form in ((tr("Companion"), companion), (tr("Chat model"), model), (tr("Memory"), memory)):
             box = QGroupBox(title, self)
             box.setLayout(form)
@@ -98,12 +100,37 @@ class SettingsDialog(QDialog):
         if chosen:
             self.model_path.setText(chosen)
 
-    def _check_model(self) -> None:
+    def _check_model(self) -> str:
+        """Say what is wrong with the chosen model file (in the UI's language), or hide the note; returns it."""
         path = self.model_path.text().strip()
-        problem = check_model_file(path) if path else ""
-        self.model_error.setText(problem)
-        self.model_error.setVisible(bool(problem))
-        self.buttons.button(QDialogButtonBox.StandardButton.Save).setEnabled(not problem)
+        # "Choose a GGUF file in Settings" is advice for the command line; the user is in Settings already.
+        problem = tr_message(check_model_file(path), drop=("in Settings",)) if path else ""
+        self._show_note(problem)
+        return problem
+
+    def _show_note(self, text: str) -> None:
+        self.model_error.setText(text)
+        self.model_error.setVisible(bool(text))
+        QTimer.singleShot(0, self._fit_note)
+
+    def _fit_note(self) -> None:
+        """Make room for every line of the note (a window does not grow for a wrapped label by itself), or give
+        the room back once it is gone."""
+        note = self.model_error
+        note.setMinimumHeight(note.heightForWidth(note.width()) if note.isVisibleTo(self) else 0)
+        if note.isVisibleTo(self):
+            self.resize(self.width(), max(self.height(), self.sizeHint().height()))
+        else:
+            self.adjustSize()
+
+    def accept(self) -> None:
+        """Save, unless the model file is unusable: then say so where the problem is instead of closing."""
+        problem = self._check_model()
+        if problem:
+            self._show_note(tr("Not saved: fix the model file or clear it (Use bundled) first.") + " " + problem)
+            self.model_path.setFocus()
+            return
+        super().accept()
 
     def settings(self) -> Settings:
         """The settings as edited."""

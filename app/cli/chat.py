@@ -23,8 +23,13 @@ def say(args, home, clock) -> int:
         turn = chat.run(args.session, args.text, on_piece=stream_out)
         if not args.json:
             print(flush=True)
-        if not args.wait_memory and not args.json:
-            chat.learn(turn)
+        if not args.json:
+            learned = chat.learn(turn)
+            if args.wait_memory:  # in words: the JSON shape is for --json
+                for w in learned.written:
+                    print(f"learned ({w.action}): {w.memory.content}")
+                if not learned.written:
+                    print("learned nothing new")
             return 0
         written = []
         if args.wait_memory:

@@ -22,7 +22,9 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     """The whole command tree, one group module at a time."""
-    p = _Parser(prog="companion", description="A private, offline companion that remembers you.")
+    p = _Parser(prog="companion", description="A private, offline companion that remembers you. "
+                "Run without a command to open the desktop window.",
+                epilog="With no COMMAND, `companion` opens the desktop app; the commands work in the terminal.")
     p.add_argument("--home", help="data folder (default: COMPANION_HOME or your user data folder)")
     p.add_argument("--today", help="fix the clock to this date (YYYY-MM-DD)")
     p.add_argument("--model", help="chat model GGUF file to use")
@@ -53,6 +55,9 @@ def main(argv: Sequence[str] | None = None, open_desktop: DesktopLauncher | None
     except KeyboardInterrupt:
         print("companion: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `companion … | head` stopped reading: not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nor is flushing at exit
+        return 0
     except Exception as exc:
         known = user_error(exc)
         if known is not None:

@@ -6,6 +6,7 @@ import time
 from PySide6.QtCore import Qt
 
 from app.settings import Settings
+from memory.records import Message
 
 
 def _shown_chat_view(qtbot, width: int, height: int):
@@ -68,7 +69,7 @@ def test_stop_ends_the_reply_within_a_batch_and_keeps_what_was_said(make_window,
     assert time.monotonic() - stopped_at < 2.0
     assert len(seen) - count_at_stop <= 1  # at most the batch already on its way
     messages = window.desk.c.transcript.messages(window.session_id)
-    assert messages[-1].role == "assistant" and messages[-1].content.strip() == "".join(seen).strip()
+    assert messages[-1].role == "assistant" and messages[-1].content == "".join(seen).strip() + "\n\n(stopped)"
     assert "(stopped)" in window.chat_view.bubbles[-1].text
 
 
@@ -135,7 +136,6 @@ def test_sessions_new_rename_delete(make_window, qtbot, companion_env, monkeypat
 
 def test_bubbles_fit_their_text_after_the_stylesheet_applies(styled, qtbot):
     """Measured before polish, the text was taller than its bubble and its first lines were cut off."""
-    from memory.records import Message
     view = _shown_chat_view(qtbot, 340, 600)
     view.show_conversation([Message("1", "s", "user", "My driving test is next Friday and I'm so nervous.", "t"),
                             Message("2", "s", "assistant", "Good luck!\n\n1. Sleep well.\n2. Arrive early.", "t")],
@@ -164,3 +164,50 @@ def test_wheel_over_a_bubble_scrolls_the_conversation(styled, qtbot):
     before = bar.value()
     QApplication.sendEvent(body.viewport(), event)
     assert bar.value() < before
+
+
+def test_single_line_breaks_in_a_reply_are_kept(styled, qtbot):
+    view = _shown_chat_view(qtbot, 600, 400)
+    poem = "Roses are red,\nviolets are blue,\nsugar is sweet.\n\nA new verse\n```\ncode line 1\ncode line 2\n```"
+    view.show_conversation([Message("1", "s", "assistant", poem, "t")], {})
+    shown = view.bubbles[0].body.toPlainText()
+    assert "Roses are red,\nviolets are blue,\nsugar is sweet." in shown.replace("\u2028", "\n")
+    assert "code line 1\ncode line 2" in shown
+    assert "  " not in view.bubbles[0].text  # the stored text is untouched
+
+
+def test_closing_mid_reply_marks_it_stopped_and_reopens_there_at_the_same_size(make_window, qtbot, companion_env):
+    Settings(max_reply_tokens=512).save(companion_env)
+    window = make_window()
+    window.resize(760, 560)  # within the offscreen screen (800x600): restoring clamps to it
+    window.memory_action.trigger()
+    window.send("Tell me a very long story about a dragon who learns to bake bread.")
+    window.close()  # before the first word: the reply is saved as stopped, not as "…"
+    qtbot.waitUntil(lambda: window._closed and not window.isVisible(), timeout=60_000)
+    session_id = window.session_id
+
+    again = make_window(wait_model=False)
+    assert (again.width(), again.height()) == (760, 560)
+    assert again.dock.isVisible()
+    qtbot.waitUntil(lambda: again.session_id == session_id and len(again.chat_view.bubbles) == 2, timeout=10_000)
+    reply = again.chat_view.bubbles[-1]
+    assert reply.role == "assistant"
+    shown = reply.body.toPlainText()
+    assert shown.rstrip().endswith("(stopped)") and shown.strip() != "…"
+    assert again.sessions.session_ids() == [session_id]
+
+
+def test_memories_under_a_reply_are_called_used_and_what_was_stored_learned(styled, qtbot):
+    from tests.ui.conftest import sample_memories
+    from ui.i18n import set_language
+    view = _shown_chat_view(qtbot, 600, 400)
+    view.show_conversation([Message("1", "s", "assistant", "It looks sunny today.", "t", ["m_1", "m_2", "m_3"])],
+                           {m.id: m for m in sample_memories()})
+    line = view.remembered[0]
+    assert line.toggle.text().startswith("Used 3 memories")
+    set_language("zh_CN")
+    try:
+        view.retranslate()
+        assert line.toggle.text().startswith("用到了 3 条记忆")
+    finally:
+        set_language("en")

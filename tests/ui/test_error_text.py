@@ -18,8 +18,14 @@ def test_known_errors_are_translated_by_code():
         wrong = KeyWrong("Could not decrypt the database at /x/companion.db: the key is wrong or the file is damaged.")
         assert error_text(wrong) == ZH["error:key_wrong"]
         assert error_text(NotFound("No memory has the id 'm_1'.")) == ZH["error:not_found"]
-        assert error_text(ModelError("The chat model file /m.gguf is missing.")) == ZH["error:model_unusable"]
-        assert error_text(UserError("disk_full", "Cannot write /x: No space left on device.")) == ZH["error:disk_full"]
+        assert error_text(ModelError("The chat model could not be loaded.")) == ZH["error:model_unusable"]
+        assert error_text(UserError("disk_full", "The disk is full.")) == ZH["error:disk_full"]
+        # Every sentence has a catalog translation (placeholders filled in): that, not the code's sentence.
+        missing = ModelError("The chat model file /m.gguf is missing.")
+        assert error_text(missing) == "聊天模型文件 /m.gguf 不存在。"
+        # Only some sentences have one: the code's sentence, not half a translation.
+        half = ModelError("The chat model file /m.gguf is missing. Something nobody translated.")
+        assert error_text(half) == ZH["error:model_unusable"]
         # A sentence the catalog translates exactly keeps its own translation.
         exact = "That passphrase does not open your memories. Try again."
         assert error_text(UserError("key_needed", exact)) == ZH[exact]

@@ -1,7 +1,7 @@
 """The memory panel on a real profile: learned after a reply, edited, forgotten with a receipt, gone from search."""
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QItemSelectionModel, Qt
 
 from app.settings import Settings
 from memory.records import Memory
@@ -37,7 +37,7 @@ def test_remembered_fact_appears_in_the_open_panel_after_the_reply(make_window, 
     result = _learn(window, qtbot, NAME_MESSAGE)
     assert any("Zoltan" in w.memory.content for w in result.written)
     qtbot.waitUntil(lambda: any("Zoltan" in t for t in _row_texts(window.panel)), timeout=10_000)
-    assert "Zoltan" in window.status.text.text()  # "Remembered: …" in the status bar
+    assert window.status.text.text().startswith("Learned: ") and "Zoltan" in window.status.text.text()
 
 
 def test_edit_then_forget_then_gone_from_search(make_window, qtbot, companion_env, monkeypatch):
@@ -156,8 +156,37 @@ def test_history_shows_the_supersede_chain_and_edits(make_window, qtbot, monkeyp
     window.panel.buttons["history"].click()
     qtbot.waitUntil(lambda: "html" in shown, timeout=10_000)
     text = shown["html"]
-    assert text.index("Likes coffee") < text.index("replaced by") < text.index("No longer drinks coffee")
-    assert "changed mind" in text and "importance" in text
+    assert text.index("Likes coffee") < text.index("↓ replaced by") < text.rindex("No longer drinks coffee")
+    assert "changed mind" in text and "Importance: 50% → 90%" in text
+    # In the app's words: the replacing memory's text and dates in words, not internal fields and ids.
+    assert "Replaced by: “No longer drinks coffee”" in text and "Status: Current → Replaced" in text
+    assert "29 November 2026" in text
+    for internal in ("superseded_by", "valid_to", "superseded", "m_", "None", "2026-11-29"):
+        assert internal not in text, internal
+
+
+def test_one_word_per_state_and_a_filter_for_turned_off_memories(make_window, qtbot):
+    from PySide6.QtCore import Qt as _Qt
+    window = make_window(wait_model=False)
+    store, panel = window.desk.c.store, window.panel
+    off = _add(store, "Drinks green tea in the morning", disabled=True)
+    old = _add(store, "Likes coffee")
+    store.supersede(old.id, Memory(new_id(), "preference", "No longer drinks coffee"), "changed mind")
+    panel.refresh()
+    qtbot.waitUntil(lambda: panel.model.rowCount() == 3, timeout=10_000)
+    labels = [panel.status.itemText(i) for i in range(panel.status.count())]
+    assert labels == ["Current", "Replaced", "Expired", "Off", "All"]
+    panel.status.setCurrentIndex(panel.status.findData("off"))
+    assert _row_texts(panel) == ["Drinks green tea in the morning"]
+    panel.status.setCurrentIndex(panel.status.findData("all"))
+    model, status = panel.model, FIELDS.index("status")
+    words = {model.memory_at(r).content: model.index(r, status).data() for r in range(model.rowCount())}
+    assert words == {"Drinks green tea in the morning": "Current", "Likes coffee": "Replaced",
+                     "No longer drinks coffee": "Current"}
+    off_row, old_row = model.row_of(off.id), model.row_of(old.id)
+    assert model.index(off_row, 0).data(_Qt.ItemDataRole.FontRole).italic()
+    assert model.index(off_row, 0).data(_Qt.ItemDataRole.ForegroundRole) != \
+        model.index(old_row, 0).data(_Qt.ItemDataRole.ForegroundRole)
 
 
 def test_export_says_unencrypted_and_import_brings_memories_back(make_window, qtbot, monkeypatch, tmp_path):
@@ -191,3 +220,68 @@ def test_tidy_up_now_merges_duplicates_and_says_so(make_window, qtbot):
         panel.buttons["tidy"].click()
     assert panel.banner.label.text().startswith("Tidied up:")
     qtbot.waitUntil(lambda: panel.proxy.rowCount() == len(store.list()), timeout=10_000)
+
+
+def test_forgotten_memories_leave_the_open_conversation(make_window, qtbot, monkeypatch):
+    window = make_window(wait_model=False)
+    store, transcript = window.desk.c.store, window.desk.c.transcript
+    kept = _add(store, "Has a cat called Miso", "relationship")
+    gone = [_add(store, "Likes green tea"), _add(store, "Works as a nurse in Lyon", "profile")]
+    session = transcript.create_session("Tea")
+    transcript.add_message(session.id, "user", "What should I drink?")
+    transcript.add_message(session.id, "assistant", "Green tea, as always?", [m.id for m in gone] + [kept.id])
+    window.open_session(session.id)
+    qtbot.waitUntil(lambda: len(window.chat_view.remembered) == 1, timeout=10_000)
+    line = window.chat_view.remembered[0]
+    line.toggle.setChecked(True)
+    assert "green tea" in line.details.text()
+
+    monkeypatch.setattr("ui.ask.confirm", lambda *a, **k: True)
+    window.panel.reveal(gone[0].id)
+    qtbot.waitUntil(lambda: window.panel.selected_ids() == [gone[0].id], timeout=10_000)
+    window.panel.table.selectAll()
+    window.panel.table.selectionModel().select(
+        window.panel.proxy.mapFromSource(window.panel.model.index(window.panel.model.row_of(kept.id), 0)),
+        QItemSelectionModel.SelectionFlag.Deselect | QItemSelectionModel.SelectionFlag.Rows)
+    assert set(window.panel.selected_ids()) == {m.id for m in gone}
+    with qtbot.waitSignal(window.panel.memoriesLoaded, timeout=10_000):
+        window.panel.buttons["delete"].click()
+    text = line.details.text() + line.toggle.text()
+    assert "green tea" not in text and "nurse" not in text and "Miso" in text and "2 forgotten" in text
+
+    with qtbot.waitSignal(window.panel.memoriesLoaded, timeout=10_000):
+        window.panel.buttons["forget_all"].click()
+    text = line.details.text() + line.toggle.text()
+    assert "Miso" not in text and "3 forgotten" in text
+
+
+def test_small_things_empty_state_quote_marks_and_the_export_folder(make_window, qtbot, monkeypatch, tmp_path):
+    from ui import ask
+    from ui.memory_model import describe
+    window = make_window(wait_model=False)
+    window.memory_action.trigger()
+    store, panel = window.desk.c.store, window.panel
+    quoted = _add(store, "Moved to Lyon", "profile", quote="! I just moved to Lyon")
+    panel.refresh()
+    qtbot.waitUntil(lambda: panel.model.rowCount() == 1, timeout=10_000)
+    row = panel.model.row_of(quoted.id)
+    assert panel.model.index(row, FIELDS.index("quote")).data() == "I just moved to Lyon"
+    assert "“I just moved to Lyon”" in describe(panel.model.memory_at(row))
+    assert not panel.empty.isVisible() and panel.buttons["forget_all"].isEnabled()
+
+    monkeypatch.setattr("ui.ask.confirm", lambda *a, **k: True)
+    with qtbot.waitSignal(panel.memoriesLoaded, timeout=10_000):
+        panel.buttons["forget_all"].click()
+    assert panel.empty.isVisible() and "No memories yet" in panel.empty.text()
+    assert not panel.buttons["forget_all"].isEnabled()
+
+    starts = []
+    folder = tmp_path / "exports"
+    folder.mkdir()
+    monkeypatch.setattr("ui.ask.QFileDialog.getSaveFileName",
+                        lambda parent, title, start, filters: starts.append(start) or (str(folder / "m.json"), ""))
+    monkeypatch.setattr("ui.ask.QFileDialog.getOpenFileName",
+                        lambda parent, title, start, filters: starts.append(start) or ("", ""))
+    assert ask.export_path(panel) == (folder / "m.json", "json")
+    ask.import_path(panel)
+    assert starts[1] == str(folder)  # the folder used last, not the home folder's root

@@ -29,17 +29,53 @@ UI_DIR = Path(__file__).resolve().parents[2] / "ui"
 def test_settings_dialog_refuses_a_file_that_is_not_a_gguf(styled, qtbot, tmp_path):
     dialog = SettingsDialog(Settings(), tmp_path, "encrypted", "SmolLM2.gguf")
     qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.wait(50)
+    height = dialog.height()
     save = dialog.buttons.buttons()[0]
-    assert save.isEnabled()
     bogus = tmp_path / "notes.gguf"
     bogus.write_text("hello")
     dialog.model_path.setText(str(bogus))
-    assert not save.isEnabled()
     assert "not a GGUF model" in dialog.model_error.text()
+    assert "in Settings" not in dialog.model_error.text()  # the user is in Settings already
+    qtbot.wait(50)
+    _assert_not_clipped(dialog.model_error, dialog)
+    save.click()  # refused out loud, not silently
+    assert dialog.isVisible() and dialog.result() != dialog.DialogCode.Accepted
+    assert dialog.model_error.text().startswith("Not saved")
     dialog.model_path.setText(str(tmp_path / "missing.gguf"))
     assert "missing" in dialog.model_error.text()
-    dialog.model_path.setText("")
-    assert save.isEnabled() and dialog.settings().chat_model is None
+    dialog.bundled.click()
+    qtbot.waitUntil(lambda: abs(dialog.height() - height) <= 2)  # the note's room is given back
+    assert not dialog.model_error.isVisible() and dialog.settings().chat_model is None
+    save.click()
+    assert dialog.result() == dialog.DialogCode.Accepted
+
+
+def _assert_not_clipped(label, dialog) -> None:
+    assert label.isVisible()
+    assert label.height() >= label.heightForWidth(label.width()), "the note's last lines are cut off"
+    assert dialog.rect().contains(label.geometry().translated(label.parentWidget().mapTo(dialog, label.pos()) -
+                                                              label.pos()))
+
+
+def test_settings_dialog_speaks_chinese_including_qt_buttons_persona_and_model_errors(styled, qtbot, tmp_path):
+    set_language("zh_CN")
+    try:
+        dialog = SettingsDialog(Settings(), tmp_path, "encrypted", "SmolLM2.gguf")
+        qtbot.addWidget(dialog)
+        dialog.show()
+        texts = [b.text() for b in dialog.buttons.buttons()]
+        assert "保存" in "".join(texts) and "取消" in "".join(texts)
+        assert dialog.persona.itemText(dialog.persona.findData("default")) == "默认"
+        bogus = tmp_path / "notes.gguf"
+        bogus.write_text("hello")
+        dialog.model_path.setText(str(bogus))
+        qtbot.wait(50)
+        assert dialog.model_error.text() == f"聊天模型文件 {bogus} 不是 GGUF 模型。"
+        _assert_not_clipped(dialog.model_error, dialog)
+    finally:
+        set_language("en")
 
 
 def test_settings_persist_and_switch_the_language_live(make_window, qtbot, companion_env, monkeypatch):
