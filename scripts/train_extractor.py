@@ -5,7 +5,8 @@
   .venv/bin/python scripts/train_extractor.py --cv 5     cross-validated scores on the train split only
   .venv/bin/python scripts/train_extractor.py --out F    write elsewhere (the determinism test does)
 
-Only `corpus/train.jsonl` is read: the frozen test split tunes nothing. Every clause of every user
+Only `corpus/train.jsonl` (and the train-only `corpus/train_extra.jsonl`) is read: the frozen test split
+tunes nothing. Every clause of every user
 message is a row: worth keeping when it carries a quoted memory (`evidence`), with that memory's
 category, polarity and change; whole messages are rows for the attack head. Character n-grams serve
 English and Chinese alike. Training is deterministic: the same corpus gives the same arrays.
@@ -30,6 +31,9 @@ from memory.learn.clauses import covers, split_clauses  # noqa: E402
 from memory.learn.features import VECTORIZER_OPTIONS, clause_feature_text  # noqa: E402
 
 TRAIN = ROOT / "corpus" / "train.jsonl"
+# Train-only additions written after the split was frozen (benign "remember that…" requests, which the
+# writers' attacks had made look like instructions); they never enter the test split.
+TRAIN_EXTRA = ROOT / "corpus" / "train_extra.jsonl"
 OUT = ROOT / "memory" / "learn" / "extractor.npz"
 HEADS = ("worth", "category", "polarity", "change", "slot", "attack")
 C_VALUES = {"worth": 4.0, "category": 8.0, "polarity": 8.0, "change": 4.0, "slot": 8.0, "attack": 4.0}
@@ -190,6 +194,8 @@ def main() -> int:
     ap.add_argument("--cv", type=int, default=0)
     args = ap.parse_args()
     cases = load_cases(Path(args.train))
+    if Path(args.train) == TRAIN and TRAIN_EXTRA.exists():
+        cases += load_cases(TRAIN_EXTRA)
     if args.cv:
         cross_validate(cases, args.cv)
         return 0
