@@ -20,6 +20,9 @@ from memory.learn.rules.common import drop_fillers, third_person, uncaps, zh_cle
 from memory.text import has_cjk, tokens
 
 TOPIC_WORDS_MARK = "~"
+# A memory is one atomic sentence; a run this long with no clause boundary (voice-to-text without
+# punctuation) is a whole ramble, not a fact, and is not stored as one.
+MAX_QUOTE_CHARS = {"zh": 80, "en": 240}
 JOIN_CHARS = 60
 SLOT_CONFIDENCE = 0.5
 IMPORTANCE = {"profile": 0.7, "feedback": 0.8, "event": 0.7, "relationship": 0.6, "preference": 0.5}
@@ -107,6 +110,8 @@ def clause_candidates(model: TrainedExtractor, text: str, today: date,
         if any(min(group.end, e) - max(group.start, s) > 0 for s, e in taken):
             continue
         quote = text[group.start:group.end]
+        if len(quote) > MAX_QUOTE_CHARS["zh" if has_cjk(quote) else "en"]:
+            continue
         lead = group.lead
         category = lead.category
         when = None
