@@ -131,7 +131,8 @@ class MemoryPipeline:
 
     def _reconcile(self, cand: Candidate, vector: list[float], today: date, session_id: str | None,
                    message_id: str | None, dry_run: bool, result: ExtractionResult) -> None:
-        decision = reconcile.decide(self.store, cand, today, vector)
+        fresh = frozenset(w.memory.id for w in result.written)
+        decision = reconcile.decide(self.store, cand, today, vector, fresh)
         if decision.action == "rejected":
             result.rejected.append(Rejection(cand.content, decision.reason))
             return

@@ -30,19 +30,23 @@ class Decision:
     reason: str = ""
 
 
-def decide(store: MemoryStore, cand: Candidate, today: date, vector: list[float]) -> Decision:
-    """Compare a candidate with the active memories and decide, without writing anything."""
+def decide(store: MemoryStore, cand: Candidate, today: date, vector: list[float],
+           fresh: frozenset[str] = frozenset()) -> Decision:
+    """Compare a candidate with the active memories and decide, without writing anything.
+
+    `fresh` are the memories written from the same message: a message never replaces what it just said
+    by a looser match than the exact topic key."""
     new = _memory_from(cand, today)
     duplicate = _near_duplicate(store, cand, vector)
     if duplicate is not None:
         return Decision("reinforced", duplicate, [])
     same_topic = [m for m in store.by_topic(cand.topic) if m.category == cand.category] if cand.topic else []
     if not same_topic and cand.topic and cand.origin.startswith("classifier") and TOPIC_WORDS_MARK not in cand.topic:
-        same_topic = _same_slot(store, cand)
+        same_topic = [m for m in _same_slot(store, cand) if m.id not in fresh]
     if not same_topic and cand.category in ("preference", "relationship", "profile"):
-        same_topic = _changed_on_same_words(store, cand)
+        same_topic = [m for m in _changed_on_same_words(store, cand) if m.id not in fresh]
     if not same_topic and cand.change >= CHANGE_CONFIDENCE and cand.category != "event":
-        same_topic = _changed_nearby(store, cand, vector)
+        same_topic = [m for m in _changed_nearby(store, cand, vector) if m.id not in fresh]
     if not same_topic:
         return Decision("added", new, [])
     stronger = [m for m in same_topic if _RANK.get(m.source, 1) > _RANK.get(cand.source, 1)]
