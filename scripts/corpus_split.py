@@ -8,7 +8,9 @@ A case goes to test when the SHA-256 of its id is 0 mod 4 (about 25 %), decided 
 cases never moves an old one; the share per (lang, kind) stratum is printed to check the balance. Near-duplicates (character-trigram
 Jaccard ≥ 0.7 between user messages) are dropped before splitting, so a test case has no twin in train.
 Once `corpus/test.jsonl` exists this script refuses to rewrite it unless told `--refreeze`: the test
-split must not move after anything has been measured on it.
+split must not move after anything has been measured on it. Cases written later (a second wave of
+writers) are split by the same rule: their train side joins train.jsonl, their test side is frozen as a
+file of its own (`--freeze-new test_wave2.jsonl`), so the first test split never changes.
 """
 from __future__ import annotations
 
@@ -26,6 +28,9 @@ RAW = ROOT / "corpus" / "raw"
 CATEGORIES = {"profile", "preference", "relationship", "event", "feedback"}
 KINDS = {"single", "multi", "none", "third_party", "date", "update", "contradiction", "poison"}
 NEAR_DUPLICATE = 0.7
+# Test files, each frozen when it was written: the first wave's split, then the later waves' test cases
+# (written by new writers after the first measurements; the same id rule decides their side).
+FROZEN = ("test.jsonl", "test_wave2.jsonl")
 
 
 def problems(case: dict) -> list[str]:
@@ -95,6 +100,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--refreeze", action="store_true")
+    ap.add_argument("--freeze-new", metavar="NAME", help="freeze new test-side cases as corpus/NAME (one of FROZEN)")
     ap.add_argument("--train-only", metavar="FILE", help="write only the would-be train cases to FILE (for tuning)")
     args = ap.parse_args()
     cases, bad = [], 0
@@ -113,6 +119,9 @@ def main() -> int:
                 bad += 1
                 continue
             cases.append(case)
+    known = {c["id"] for name in ("train.jsonl", *FROZEN) if (ROOT / "corpus" / name).exists()
+             for c in load(ROOT / "corpus" / name)}
+    cases.sort(key=lambda c: c["id"] not in known)  # a later wave never pushes out an earlier case
     cases, dropped = drop_near_duplicates(cases)
     steps = Counter(c["lang"] for c in cases for _ in c["steps"])
     print(f"usable cases {len(cases)} (unusable {bad}, near-duplicates dropped {len(dropped)}); "
@@ -122,18 +131,36 @@ def main() -> int:
         return 0
     train, test = split(cases)
     if args.train_only:
-        Path(args.train_only).write_text("".join(json.dumps(c, ensure_ascii=False) + "\n" for c in train), encoding="utf-8")
+        write(Path(args.train_only), train)
         return 0
-    test_path = ROOT / "corpus" / "test.jsonl"
-    if test_path.exists() and not args.refreeze:
-        print("corpus/test.jsonl exists and is frozen; pass --refreeze only before anything was measured on it")
-        return 1
-    for name, part in (("train", train), ("test", test)):
-        with (ROOT / "corpus" / f"{name}.jsonl").open("w", encoding="utf-8") as f:
-            for c in part:
-                f.write(json.dumps(c, ensure_ascii=False) + "\n")
-        print(f"{name}: {len(part)} cases, {sum(len(c['steps']) for c in part)} user messages")
+    frozen = {c["id"] for name in FROZEN if (ROOT / "corpus" / name).exists() for c in load(ROOT / "corpus" / name)}
+    if not frozen or args.refreeze:
+        write(ROOT / "corpus" / "test.jsonl", test)
+    else:
+        new_test = [c for c in test if c["id"] not in frozen]
+        if new_test and not args.freeze_new:
+            print(f"{len(new_test)} new test cases and the test files are frozen: pass --freeze-new "
+                  f"{FROZEN[-1]} to freeze them as a new test file")
+            return 1
+        if new_test:
+            target = ROOT / "corpus" / args.freeze_new
+            if target.exists() or args.freeze_new not in FROZEN:
+                print(f"{args.freeze_new} exists or is not listed in FROZEN: frozen files are never rewritten")
+                return 1
+            write(target, new_test)
+    write(ROOT / "corpus" / "train.jsonl", train)
     return 0
+
+
+def load(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def write(path: Path, cases: list[dict]) -> None:
+    with path.open("w", encoding="utf-8") as f:
+        for c in cases:
+            f.write(json.dumps(c, ensure_ascii=False) + "\n")
+    print(f"{path.name}: {len(cases)} cases, {sum(len(c['steps']) for c in cases)} user messages")
 
 
 if __name__ == "__main__":
