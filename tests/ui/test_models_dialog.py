@@ -90,6 +90,19 @@ def test_cancel_mid_download_installs_nothing_and_a_new_download_resumes(qtbot, 
     assert [r["range"] for r in host.requests if r["path"] == FILE_PATH][-1] == f"bytes={kept}-"
 
 
+def test_remove_asks_then_deletes_the_model(qtbot, styled, companion_env, host, monkeypatch):
+    assert download_model(companion_env, Settings(), "test-smol") is not None
+    page = open_page(qtbot, companion_env)
+    row = page.rows["test-smol"]
+    answers = []
+    monkeypatch.setattr("ui.ask.confirm", lambda parent, title, text, action: answers.append(text) or len(answers) > 1)
+    row.remove.click()  # "Cancel" the first time
+    assert installed(companion_env, "test-smol") and "Delete Test Smol from this computer?" in answers[0]
+    row.remove.click()
+    assert not installed(companion_env, "test-smol") and not (companion_env / "models" / "test-smol").exists()
+    assert row.download.isVisible() and not row.remove.isVisible() and not row.use.isVisible()
+
+
 def test_closing_the_page_mid_download_stops_it_and_uses_nothing(qtbot, styled, companion_env, host):
     host.release.clear()
     host.sticky[FILE_PATH] = f"stall:{5 * MB}"
