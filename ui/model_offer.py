@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtCore import QSize, Signal
+from PySide6.QtWidgets import QBoxLayout, QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
 from app.model_choice import better_model_offer, dismiss_model_offer
 from app.settings import Settings
@@ -30,11 +30,15 @@ class ModelOffer(QFrame):
         self.show_button.setObjectName("offerShow")
         self.later_button = QPushButton(self)
         self.later_button.setObjectName("offerLater")
-        layout = QHBoxLayout(self)
+        self.buttons = QHBoxLayout()
+        self.buttons.setSpacing(6)
+        self.buttons.addStretch(1)
+        self.buttons.addWidget(self.show_button)
+        self.buttons.addWidget(self.later_button)
+        layout = self.box = QBoxLayout(QBoxLayout.Direction.LeftToRight, self)
         layout.setContentsMargins(14, 8, 10, 8)
         layout.addWidget(self.label, 1)
-        layout.addWidget(self.show_button)
-        layout.addWidget(self.later_button)
+        layout.addLayout(self.buttons)
         self.show_button.clicked.connect(self._show_models)
         self.later_button.clicked.connect(self._answer)
         self.model_name = ""
@@ -56,6 +60,25 @@ class ModelOffer(QFrame):
         self.label.setText(tr("A better model for conversation is available: {name}.", name=self.model_name))
         self.show_button.setText(tr("Show models"))
         self.later_button.setText(tr("Not now"))
+
+    def _one_line_width(self) -> int:
+        """The width the sentence and both buttons need side by side."""
+        m = self.box.contentsMargins()
+        text = self.label.fontMetrics().horizontalAdvance(self.label.text())
+        return m.left() + m.right() + text + self.box.spacing() + self.buttons.minimumSize().width()
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt override)
+        """As narrow as the buttons: in a narrow window they go under the sentence instead of widening it."""
+        hint = super().minimumSizeHint()
+        m = self.box.contentsMargins()
+        return QSize(min(hint.width(), m.left() + m.right() + self.buttons.minimumSize().width()), hint.height())
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt override)
+        super().resizeEvent(event)
+        wide = self.width() >= self._one_line_width()
+        direction = QBoxLayout.Direction.LeftToRight if wide else QBoxLayout.Direction.TopToBottom
+        if self.box.direction() != direction:
+            self.box.setDirection(direction)
 
     def _show_models(self) -> None:
         self._answer()
