@@ -9,8 +9,10 @@ import pytest
 
 from app.model_choice import better_model_offer, chat_model_file, download_model, shelf
 from app.settings import Settings
+from models.download import Progress
 from tests.support.model_server import FILE, FILE_PATH, MB, SIZE, base_url, catalog_entry, write_catalog
 from ui.i18n import set_language
+from ui.model_texts import progress_text
 from ui.models_dialog import ModelsDialog, still_stopping
 from ui.settings_dialog import SettingsDialog
 
@@ -193,3 +195,14 @@ def test_a_model_chosen_from_settings_loads_and_survives_saving_settings(make_wi
     assert window.desk.c.settings.chat_model_id == "test-smol"
     assert Settings.load(companion_env).chat_model_id == "test-smol"
     assert window.desk.c.chat_model_file().path == companion_env / "models" / "test-smol" / FILE
+
+
+def test_progress_reads_as_done_of_total_speed_and_time_left_in_both_languages(styled):
+    halfway = Progress("q.gguf", 400_000_000, 1_117_320_736, 11_500_000.0, 62.0)
+    assert progress_text(halfway) == "400.0 MB of 1.1 GB · 11.5 MB/s · 1 min left"
+    assert progress_text(Progress("q.gguf", 0, None, 0.0, None)) == "0 B"
+    set_language("zh_CN")
+    try:
+        assert progress_text(halfway) == "400.0 MB / 1.1 GB · 11.5 MB/秒 · 还剩 1 分钟"
+    finally:
+        set_language("en")
