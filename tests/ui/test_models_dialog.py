@@ -206,3 +206,13 @@ def test_progress_reads_as_done_of_total_speed_and_time_left_in_both_languages(s
         assert progress_text(halfway) == "400.0 MB / 1.1 GB · 11.5 MB/秒 · 还剩 1 分钟"
     finally:
         set_language("en")
+
+
+def test_use_bundled_in_settings_also_leaves_the_catalog_model(styled, qtbot, companion_env):
+    dialog = SettingsDialog(Settings(chat_model_id="test-smol"), companion_env, "a key", FILE)
+    qtbot.addWidget(dialog)
+    assert dialog.model_path.placeholderText() == f"Catalog model: {FILE}"
+    assert dialog.settings().chat_model_id == "test-smol"
+    dialog.bundled.click()
+    assert dialog.settings().chat_model_id is None and dialog.settings().chat_model is None
+    assert dialog.model_path.placeholderText().startswith("Bundled model:")
