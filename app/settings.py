@@ -22,6 +22,7 @@ class Settings:
     chat_model_id: str | None = None  # a downloaded catalog model (`companion models use ID`)
     embedding_model_id: str | None = None  # None: the bundled MiniLM
     model_mirror: str | None = None  # base URL replacing the host of catalog downloads
+    model_offer_dismissed: bool = False  # the "a better model is available" banner was answered
     n_ctx: int = 4096
     n_threads: int | None = None
     max_reply_tokens: int = 384

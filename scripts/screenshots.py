@@ -4,7 +4,7 @@
 
 Runs offscreen unless QT_QPA_PLATFORM says otherwise (under Xvfb: QT_QPA_PLATFORM=xcb xvfb-run -s "-screen 0
 1440x900x24"; Chinese needs a CJK font such as fonts-noto-cjk). Each view at 1280x800 and 800x600, English and
-Chinese: main-window.png, memory-panel-800x600.png, settings-zh_CN.png, …
+Chinese: main-window.png, memory-panel-800x600.png, settings-zh_CN.png, models.png, …
 """
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ from ui.harness import settle, throwaway_window  # noqa: E402
 from ui.i18n import set_language, tr  # noqa: E402
 from ui.main_window import MainWindow  # noqa: E402
 from ui.memory_dialogs import HistoryDialog  # noqa: E402
+from ui.models_dialog import ModelsDialog  # noqa: E402
 from ui.settings_dialog import SettingsDialog  # noqa: E402
 
 MEMORIES = [
@@ -92,8 +93,9 @@ def main() -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     set_language("en")
-    window = throwaway_window(Settings(companion_name="Juniper"), Clock.parse("2026-11-29"), SIZES[0],
-                              "companion-shots-")
+    # The offer of a better model belongs to a first start, not to this profile with a history.
+    settings = Settings(companion_name="Juniper", model_offer_dismissed=True)
+    window = throwaway_window(settings, Clock.parse("2026-11-29"), SIZES[0], "companion-shots-")
     made, session_id = seed(window)
     window.refresh_sessions()
     window.choose_session(session_id)
@@ -118,10 +120,15 @@ def main() -> int:
         save(history, out / shot_name("memory-history", SIZES[0], language))
         history.close()
         c = window.desk.c
-        dialog = SettingsDialog(c.settings, window.home, tr(c.key.describe()), window.model_name, window)
+        dialog = SettingsDialog(c.settings, window.home, tr(c.key.describe()), window.model_name, window,
+                                open_models=window._models_over)
         dialog.show()
         save(dialog, out / shot_name("settings", SIZES[0], language))
         dialog.close()
+        models = ModelsDialog(window.home, c.settings, parent=window)
+        models.show()
+        save(models, out / shot_name("models", SIZES[0], language))
+        models.close()
     window.shutdown()
     return 0
 

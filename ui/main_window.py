@@ -25,6 +25,8 @@ from ui.chat_view import ChatView
 from ui.composer import Composer
 from ui.i18n import error_text, set_language, tr, tr_message
 from ui.memory_panel import MemoryPanel
+from ui.model_offer import ModelOffer
+from ui.models_dialog import ModelsDialog
 from ui.passphrase import PassphraseDialog
 from ui.sessions import SessionPane
 from ui.settings_dialog import SettingsDialog
@@ -112,6 +114,8 @@ class MainWindow(QMainWindow):
         column = QVBoxLayout(middle)
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(0)
+        self.model_offer = ModelOffer(middle)
+        column.addWidget(self.model_offer)
         column.addWidget(self.chat_view, 1)
         column.addWidget(self.composer)
         split = self.split = QSplitter(self)
@@ -147,7 +151,8 @@ class MainWindow(QMainWindow):
         self.dock.visibilityChanged.connect(self._dock_shown)
         self.settings_action = QAction(icon("settings"), "", self, shortcut=QKeySequence("Ctrl+,"))
         self.settings_action.setEnabled(False)
-        for action in (self.new_action, self.memory_action, self.settings_action):
+        self.models_action = QAction(icon("models"), "", self, enabled=False)
+        for action in (self.new_action, self.memory_action, self.models_action, self.settings_action):
             bar.addAction(action)
         self.addToolBar(Qt.ToolBarArea.TopToolBarArea, bar)
         QShortcut(QKeySequence("Esc"), self, activated=self.controller.stop)
@@ -156,6 +161,8 @@ class MainWindow(QMainWindow):
     def _connect(self) -> None:
         self.new_action.triggered.connect(self.new_chat)
         self.settings_action.triggered.connect(self.open_settings)
+        self.models_action.triggered.connect(lambda: self.open_models().open())
+        self.model_offer.showModels.connect(lambda: self.open_models().open())
         self.composer.sendRequested.connect(self.send)
         self.composer.stopRequested.connect(self.controller.stop)
         self.sessions.newRequested.connect(self.new_chat)
@@ -190,11 +197,13 @@ class MainWindow(QMainWindow):
         self.memory_action.setText(tr("Memory"))
         self.memory_action.setToolTip(tr("What {name} remembers about you (Ctrl+M)", name=name))
         self.settings_action.setText(tr("Settings"))
+        self.models_action.setText(tr("Models"))
+        self.models_action.setToolTip(tr("Download a better chat model, or choose another"))
         self.dock.setWindowTitle(tr("What {name} remembers", name=name))
         self.dock_title.label.setText(self.dock.windowTitle())
         self.dock_title.close_button.setToolTip(tr("Close the memory panel (Ctrl+M)"))
         self.chat_view.companion_name = self.composer.companion_name = self.panel.companion_name = name
-        for part in (self.chat_view, self.composer, self.sessions, self.panel):
+        for part in (self.chat_view, self.composer, self.sessions, self.panel, self.model_offer):
             part.retranslate()
         self._update_state()
 
@@ -215,6 +224,8 @@ class MainWindow(QMainWindow):
         set_language(companion.settings.language)
         self.composer.setEnabled(True)
         self.settings_action.setEnabled(True)
+        self.models_action.setEnabled(True)
+        self.model_offer.check(self.home, companion.settings, self.model_override)
         self.panel.attach(self.desk, self.db_worker)
         if companion.folder_warning:  # the data folder is open to other accounts: say so where privacy is shown
             warning = companion.folder_warning
@@ -392,7 +403,8 @@ class MainWindow(QMainWindow):
             return
         c = self.companion
         dialog = SettingsDialog(Settings(**vars(c.settings)), self.home, tr(c.key.describe()),
-                                self.model_name or "SmolLM2-135M-Instruct", self)
+                                self.model_name or "SmolLM2-135M-Instruct", self,
+                                open_models=self._models_over)
         if not dialog.exec():
             return
         changed = dialog.settings()
@@ -405,6 +417,18 @@ class MainWindow(QMainWindow):
             if reload:
                 self.controller.reload_model()
         self.db_worker.run(lambda: apply_settings(c, changed), saved)
+
+    def open_models(self, parent: QWidget | None = None) -> ModelsDialog:
+        """The Models page over the live settings; a chat model chosen there loads at once."""
+        dialog = ModelsDialog(self.home, self.companion.settings, self.model_override, parent or self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.chatModelChosen.connect(self.controller.reload_model)
+        return dialog
+
+    def _models_over(self, parent: QWidget) -> Settings:
+        """The Models page over the Settings dialog; returns the live settings as the page left them."""
+        self.open_models(parent).exec()
+        return self.companion.settings
 
     # -- layout --------------------------------------------------------------------------------
     def fit_panes(self, resize_dock: bool = False) -> None:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from typing import Callable
 
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QGroupBox, QHBoxLayout,
@@ -19,9 +20,10 @@ class SettingsDialog(QDialog):
     """Edits a copy of the settings; `settings()` returns the edited copy once accepted."""
 
     def __init__(self, settings: Settings, home: Path, key_description: str, model_in_use: str,
-                 parent: QWidget | None = None):
+                 parent: QWidget | None = None, open_models: Callable[[QWidget], Settings] | None = None):
         super().__init__(parent)
         self.original = settings
+        self._open_models = open_models
         self.setWindowTitle(tr("Settings"))
         self.setMinimumWidth(520)
         self.name = QLineEdit(settings.companion_name, self)
@@ -36,7 +38,8 @@ class SettingsDialog(QDialog):
         self.language.setCurrentIndex(max(0, self.language.findData(settings.language)))
         self.model_path = QLineEdit(settings.chat_model or "", self)
         self.model_path.setObjectName("modelPath")
-        self.model_path.setPlaceholderText(tr("Bundled model: {name}", name=model_in_use))
+        self.model_path.setPlaceholderText(tr("Catalog model: {name}", name=model_in_use) if settings.chat_model_id
+                                           else tr("Bundled model: {name}", name=model_in_use))
         self.model_path.textChanged.connect(self._check_model)
         self.model_error = QLabel(self)
         self.model_error.setObjectName("error")
@@ -65,7 +68,7 @@ class SettingsDialog(QDialog):
         browse = QPushButton(tr("Choose…"), self)
         browse.clicked.connect(self._browse)
         bundled = self.bundled = QPushButton(tr("Use bundled"), self)
-        bundled.clicked.connect(lambda: self.model_path.setText(""))
+        bundled.clicked.connect(self._use_bundled)
         picker = QHBoxLayout()
         picker.addWidget(self.model_path, 1)
         picker.addWidget(browse)
@@ -73,6 +76,11 @@ class SettingsDialog(QDialog):
         model = QFormLayout()
         model.addRow(tr("Model file (GGUF)"), picker)
         model.addRow("", self.model_error)
+        if self._open_models is not None:
+            self.models_button = QPushButton(tr("Download a better model…"), self)
+            self.models_button.setObjectName("modelsButton")
+            self.models_button.clicked.connect(self._show_models)
+            model.addRow("", self.models_button)
         model.addRow(tr("Context size"), self.n_ctx)
         model.addRow(tr("Threads"), self.n_threads)
         tidy = QHBoxLayout()
@@ -99,6 +107,24 @@ class SettingsDialog(QDialog):
         chosen = ask.model_path(self, str(Path(start).parent if Path(start).is_file() else start))
         if chosen:
             self.model_path.setText(chosen)
+
+    def _use_bundled(self) -> None:
+        """Back to the bundled model: no file, and no catalog model either."""
+        self.model_path.setText("")
+        self.original = replace(self.original, chat_model_id=None)
+        self.model_path.setPlaceholderText(tr("Bundled model: {name}", name="SmolLM2-135M-Instruct"))
+
+    def _show_models(self) -> None:
+        """The Models page over this dialog; a model chosen there is kept when this dialog saves."""
+        live = self._open_models(self)
+        chat_changed = (live.chat_model_id, live.chat_model) != (self.original.chat_model_id, self.original.chat_model)
+        self.original = replace(self.original, chat_model_id=live.chat_model_id, chat_model=live.chat_model,
+                                embedding_model_id=live.embedding_model_id,
+                                model_offer_dismissed=live.model_offer_dismissed)
+        if chat_changed:
+            self.model_path.setText(live.chat_model or "")
+            if live.chat_model_id:
+                self.model_path.setPlaceholderText(tr("Catalog model: {name}", name=live.chat_model_id))
 
     def _check_model(self) -> str:
         """Say what is wrong with the chosen model file (in the UI's language), or hide the note; returns it."""

@@ -7,9 +7,8 @@ import time
 from dataclasses import replace
 
 from app.cli.common import opened, print_json
-from app.model_choice import chat_file_override, open_library, status
+from app.model_choice import open_library, remove_model, status, use_model
 from app.settings import Settings
-from models.catalog import find
 from models.download import Progress
 from models.library import ModelListing
 from models.resolve import format_status, human_size
@@ -131,35 +130,25 @@ def _duration(seconds: float) -> str:
 def models_use(args, home, clock) -> int:
     """Choose a downloaded model for chat or embedding; switching the embedder re-embeds memories now."""
     settings = Settings.load(home)
-    library = open_library(home, settings, args.model)
-    entry = find(library.entries, args.id)
     before = replace(settings)
-    chosen = None if entry.builtin else entry.id
-    if entry.kind == "chat":
-        library.chat_model_path(entry.id)  # not downloaded: say so before changing anything
-        settings.chat_model_id, settings.chat_model = chosen, None
-    else:
-        library.embedding_model(entry.id)
-        settings.embedding_model_id = chosen
-    settings.save(home)
-    if entry.kind == "embedding":
+    choice = use_model(home, settings, args.id, args.model)
+    if choice.entry.kind == "embedding":
         try:
             with opened(args, home, clock):  # re-embeds every memory with progress on stderr
                 pass
         except BaseException:
             before.save(home)
             raise
-    print(f"Using {entry.name} for {entry.kind}.")
-    if entry.kind == "chat" and chat_file_override(args.model, Settings()) is not None:
+    print(f"Using {choice.entry.name} for {choice.entry.kind}.")
+    if choice.overridden:
         print("Note: --model or COMPANION_CHAT_MODEL names another file and wins while it is set.")
     return 0
 
 
 def models_remove(args, home, clock) -> int:
     """Delete a downloaded model that is not in use."""
-    library = open_library(home, Settings.load(home), args.model)
-    library.remove(args.id)
-    print(f"Removed {find(library.entries, args.id).name}.")
+    entry = remove_model(home, Settings.load(home), args.id, args.model)
+    print(f"Removed {entry.name}.")
     return 0
 
 
