@@ -25,10 +25,11 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import StratifiedKFold
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path[:0] = [str(ROOT), str(ROOT / "scripts")]
 
 from memory.learn.clauses import covers, split_clauses  # noqa: E402
 from memory.learn.features import VECTORIZER_OPTIONS, clause_feature_text  # noqa: E402
+from supersede_pairs import supersede_arrays  # noqa: E402
 
 TRAIN = ROOT / "corpus" / "train.jsonl"
 # Train-only additions written after the split was frozen (benign "remember that…" requests, which the
@@ -152,7 +153,15 @@ def train(cases: list[dict]) -> dict[str, np.ndarray]:
         out[f"{head}_coef"] = model.coef_.astype(np.float32)
         out[f"{head}_intercept"] = model.intercept_.astype(np.float32)
         out[f"{head}_classes"] = np.array([str(c) for c in model.classes_])
+    out.update(supersede_arrays(cases, out, lambda x, y, c: _fit_head(x, y, c), pos_rows(rows, x)))
     return out
+
+
+def pos_rows(rows: list[ClauseRow], x):
+    """The memory-carrying clause rows with their case ids, features and change/slot labels (for folds)."""
+    keep = [i for i, r in enumerate(rows) if r.worth == 1]
+    return ([rows[i].group for i in keep], x[keep], np.array([rows[i].change for i in keep]),
+            np.array([rows[i].slot for i in keep]))
 
 
 def cross_validate(cases: list[dict], folds: int) -> None:

@@ -75,6 +75,10 @@ class TrainedExtractor:
         self._heads = {h: _Head(np.ascontiguousarray(np.asarray(arrays[f"{h}_coef"], dtype=np.float32).T),
                                 np.asarray(arrays[f"{h}_intercept"], dtype=np.float32),
                                 tuple(str(c) for c in arrays[f"{h}_classes"])) for h in HEADS}
+        # The supersede pair model (memory/learn/supersede.py) ships in the same file.
+        self.supersede_weights = ((np.asarray(arrays["supersede_coef"], dtype=np.float64),
+                                   float(np.asarray(arrays["supersede_intercept"]).ravel()[0]))
+                                  if "supersede_coef" in arrays else None)
 
     @classmethod
     def from_arrays(cls, arrays: Mapping[str, np.ndarray]) -> TrainedExtractor:

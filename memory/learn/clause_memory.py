@@ -101,12 +101,21 @@ def topic_for(group: ClauseGroup, category: str, quote: str) -> str | None:
     return f"{category}:{TOPIC_WORDS_MARK}{' '.join(words[:4])}" if words else None
 
 
+# A clause below the worth threshold but above this one is proposed as a change only: it is kept when it
+# replaces a stored memory ("原神退坑了" after "原神一玩一整天"), never as a new fact of its own.
+CHANGE_ONLY_WORTH = 0.15
+CHANGE_ONLY = "classifier-change"
+
+
 def clause_candidates(model: TrainedExtractor, text: str, today: date,
-                      taken: list[tuple[int, int]]) -> list[Candidate]:
-    """Candidates from kept clauses not already covered by a rule candidate (`taken` spans)."""
+                      taken: list[tuple[int, int]], change_only: bool = False) -> list[Candidate]:
+    """Candidates from kept clauses not already covered by a rule candidate (`taken` spans); with
+    `change_only`, the weaker clauses, marked to be kept only if they replace something."""
     scores = model.score_message(text)
+    if change_only:
+        scores = [s for s in scores if s.worth < model.worth_threshold]
     out: list[Candidate] = []
-    for group in group_clauses(scores, model.worth_threshold):
+    for group in group_clauses(scores, CHANGE_ONLY_WORTH if change_only else model.worth_threshold):
         if any(min(group.end, e) - max(group.start, s) > 0 for s, e in taken):
             continue
         quote = text[group.start:group.end]
@@ -124,7 +133,7 @@ def clause_candidates(model: TrainedExtractor, text: str, today: date,
         polarity = -1 if lead.polarity == "negative" else 1
         out.append(Candidate(category=category, content=content, quote=quote, source="stated",
                              confidence=round(0.55 + 0.45 * group.worth, 3), importance=IMPORTANCE[category],
-                             origin=f"classifier:worth={group.worth:.2f},{category}={lead.category_p:.2f},"
+                             origin=f"{CHANGE_ONLY if change_only else 'classifier'}:worth={group.worth:.2f},{category}={lead.category_p:.2f},"
                                     f"polarity={lead.polarity}:{lead.polarity_p:.2f},change={lead.change:.2f}",
                              event_date=when, topic=topic_for(group, category, quote), polarity=polarity,
                              change=lead.change, context=text))

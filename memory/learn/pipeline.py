@@ -10,6 +10,7 @@ from memory.learn.classifier import TrainedExtractor, shipped_extractor
 from memory.learn.clause_memory import clause_candidates
 from memory.learn.guard import instruction_reason, unfinished_reason
 from memory.learn.rules.candidates import extract_candidates
+from memory.learn.supersede import Replacements
 from memory.learn.validate import validate
 from memory.protocols import Completer
 from memory.recall.hybrid import search
@@ -70,6 +71,7 @@ class MemoryPipeline:
         self.thresholds = thresholds
         self.use_trained = use_trained
         self._extractor = extractor
+        self._replacements: Replacements | None = None
 
     def process(self, user_text: str, assistant_text: str | None, today: date, *, session_id: str | None = None,
                 message_id: str | None = None, dry_run: bool = False,
@@ -93,6 +95,8 @@ class MemoryPipeline:
         if self.trained is not None:
             candidates = _with_change(self.trained, candidates, user_text)
             candidates += clause_candidates(self.trained, user_text, today, _quoted_spans(user_text, candidates))
+            candidates += clause_candidates(self.trained, user_text, today, _quoted_spans(user_text, candidates),
+                                            change_only=True)
         candidates += self._model_candidates(user_text, assistant_text, result)
         accepted, rejected = validate(candidates, user_text, assistant_text, today,
                                       self.thresholds.min_confidence, self.thresholds.min_importance)
@@ -109,6 +113,15 @@ class MemoryPipeline:
         if self.use_trained and self._extractor is None:
             self._extractor = shipped_extractor()
         return self._extractor if self.use_trained else None
+
+    @property
+    def replacements(self) -> Replacements | None:
+        """The trained pair model that decides what a new statement replaces (None with rules only)."""
+        if self.trained is None:
+            return None
+        if self._replacements is None or self._replacements.extractor is not self.trained:
+            self._replacements = Replacements(self.trained)
+        return self._replacements
 
     def _classifier_attack(self, text: str) -> str | None:
         """The trained attack head's verdict, as a reason, when it calls the message an instruction."""
@@ -132,7 +145,7 @@ class MemoryPipeline:
     def _reconcile(self, cand: Candidate, vector: list[float], today: date, session_id: str | None,
                    message_id: str | None, dry_run: bool, result: ExtractionResult) -> None:
         fresh = frozenset(w.memory.id for w in result.written)
-        decision = reconcile.decide(self.store, cand, today, vector, fresh)
+        decision = reconcile.decide(self.store, cand, today, vector, fresh, self.replacements)
         if decision.action == "rejected":
             result.rejected.append(Rejection(cand.content, decision.reason))
             return

@@ -5,7 +5,8 @@ from dataclasses import dataclass
 from datetime import date
 
 from memory.learn.classifier import shipped_extractor
-from memory.learn.clause_memory import SLOT_CONFIDENCE, TOPIC_WORDS_MARK, topic_words
+from memory.learn.clause_memory import CHANGE_ONLY, SLOT_CONFIDENCE, TOPIC_WORDS_MARK, topic_words
+from memory.learn.supersede import Replacements
 from memory.records import Candidate, Memory
 from memory.storage import vectors
 from memory.storage.store import MemoryStore, new_id
@@ -14,6 +15,7 @@ from memory.text import has_cjk, has_negation
 DUPLICATE_COSINE = 0.92
 CHANGE_CONFIDENCE = 0.5
 CHANGE_COSINE = 0.45
+CHANGE_ONLY_PROBABILITY = 0.7  # the bar for a weak clause that is kept only as a change
 # A change of mind is filed under a taste or a fact about the user depending on how it is said
 # ("gym is my happy place" / "cancelled my gym membership"): a stated change may replace either.
 _KIN_CATEGORIES = {"preference": {"preference", "profile"}, "profile": {"profile", "preference"}}
@@ -31,22 +33,26 @@ class Decision:
 
 
 def decide(store: MemoryStore, cand: Candidate, today: date, vector: list[float],
-           fresh: frozenset[str] = frozenset()) -> Decision:
+           fresh: frozenset[str] = frozenset(), replacements: Replacements | None = None) -> Decision:
     """Compare a candidate with the active memories and decide, without writing anything.
 
     `fresh` are the memories written from the same message: a message never replaces what it just said
-    by a looser match than the exact topic key."""
+    by a looser match than the exact topic key. With `replacements` (the trained pair model), what a
+    candidate replaces beyond its exact topic key is the model's call; without it (rules only), the
+    slot, shared-word and nearby-meaning checks below decide."""
     new = _memory_from(cand, today)
     duplicate = _near_duplicate(store, cand, vector)
     if duplicate is not None:
         return Decision("reinforced", duplicate, [])
     same_topic = [m for m in store.by_topic(cand.topic) if m.category == cand.category] if cand.topic else []
-    if not same_topic and cand.topic and cand.origin.startswith("classifier") and TOPIC_WORDS_MARK not in cand.topic:
-        same_topic = [m for m in _same_slot(store, cand) if m.id not in fresh]
-    if not same_topic and cand.category in ("preference", "relationship", "profile"):
-        same_topic = [m for m in _changed_on_same_words(store, cand) if m.id not in fresh]
-    if not same_topic and cand.change >= CHANGE_CONFIDENCE and cand.category != "event":
-        same_topic = [m for m in _changed_nearby(store, cand, vector) if m.id not in fresh]
+    change_only = cand.origin.startswith(CHANGE_ONLY)
+    if not same_topic and replacements is not None and replacements.available:
+        stored = [m for m in store.list(status="active") if m.id not in fresh]
+        same_topic = replacements.replaced(cand, stored, CHANGE_ONLY_PROBABILITY if change_only else None)
+    elif not same_topic:
+        same_topic = [m for m in _replaced_by_checks(store, cand, vector) if m.id not in fresh]
+    if not same_topic and change_only:
+        return Decision("rejected", new, [], "a weak clause is kept only when it changes something remembered")
     if not same_topic:
         return Decision("added", new, [])
     stronger = [m for m in same_topic if _RANK.get(m.source, 1) > _RANK.get(cand.source, 1)]
@@ -79,6 +85,19 @@ def _memory_from(cand: Candidate, today: date) -> Memory:
         event_date=cand.event_date.isoformat() if cand.event_date else None,
         valid_from=today.isoformat(), topic=cand.topic, quote=cand.quote,
     )
+
+
+def _replaced_by_checks(store: MemoryStore, cand: Candidate, vector: list[float]) -> list[Memory]:
+    """Without the pair model: the same slot, then shared topic words with a change or turned polarity,
+    then the nearest memory in meaning when the clause states a change."""
+    found: list[Memory] = []
+    if cand.topic and cand.origin.startswith("classifier") and TOPIC_WORDS_MARK not in cand.topic:
+        found = _same_slot(store, cand)
+    if not found and cand.category in ("preference", "relationship", "profile"):
+        found = _changed_on_same_words(store, cand)
+    if not found and cand.change >= CHANGE_CONFIDENCE and cand.category != "event":
+        found = _changed_nearby(store, cand, vector)
+    return found
 
 
 def _changed_on_same_words(store: MemoryStore, cand: Candidate) -> list[Memory]:

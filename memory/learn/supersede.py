@@ -1,0 +1,167 @@
+"""Does a new statement replace a stored memory? A trained pair model, not a list of phrasings.
+
+A change of job, city, partner, habit or taste is said in endless new words ("finally quit the bakery,
+I'm at a law firm now", "原神退坑了", "抖音删了"). Instead of rules per phrasing, a small logistic model
+reads a pair — the stored memory's words and the new clause with its message — through features that
+hold in both languages: how alike the two are in character n-grams and topic words, how strongly the
+new clause states a change (the change head), whether the polarity turned, whether both fill the
+same slot (job, city, partner status…), and whether the categories agree. It is trained by
+`scripts/train_extractor.py` on the corpus's change cases (the old fact against the new one) and on
+facts that stand side by side (the same message, or a later message that does not change them).
+"""
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+
+import numpy as np
+
+from memory.learn.classifier import TrainedExtractor
+from memory.learn.clause_memory import topic_words
+from memory.records import Candidate, Memory
+from memory.text import has_negation
+
+REPLACE_PROBABILITY = 0.5
+MAX_REPLACED = 2
+_SIDE_CACHE_SIZE = 4096
+
+PAIR_FEATURES = (
+    "cos_clause", "cos_message", "words_clause", "words_message", "bigram_jaccard",
+    "change_clause", "change_message", "polarity_turned", "same_slot", "both_open_slot", "same_category",
+    "kin_category", "change_x_cos", "slot_x_change",
+)
+_KIN = {frozenset({"preference", "profile"}), frozenset({"profile", "relationship"})}
+
+
+@dataclass(frozen=True)
+class Side:
+    """What the pair model needs of one text: its n-gram row, topic words, bigrams, head readings."""
+
+    row: dict[int, float]  # the L2-normalised TF-IDF row: n-gram index → weight
+    words: frozenset[str]
+    bigrams: frozenset[str]
+    negated: bool
+    change: float
+    slot: str
+    slot_p: float
+    category: str
+
+
+def bigrams(text: str) -> frozenset[str]:
+    """Character bigrams of the letters and Chinese characters (spaces and marks out)."""
+    s = "".join(ch.lower() for ch in text if ch.isalnum())
+    return frozenset(s[i:i + 2] for i in range(len(s) - 1))
+
+
+def pair_features(old: Side, new: Side, message: Side) -> list[float]:
+    """The feature row of (stored memory, new clause within its message), in PAIR_FEATURES order."""
+    cos_clause = dot(old.row, new.row)
+    cos_message = dot(old.row, message.row)
+    words_clause = min(3, len(old.words & new.words)) / 3
+    words_message = min(3, len(old.words & message.words)) / 3
+    union = old.bigrams | message.bigrams
+    jaccard = len(old.bigrams & message.bigrams) / len(union) if union else 0.0
+    same_slot = float(old.slot != "other" and old.slot == new.slot and min(old.slot_p, new.slot_p) >= 0.4)
+    both_open = float(old.slot == "other" and new.slot == "other")
+    same_category = float(old.category == new.category)
+    kin = float(same_category or frozenset({old.category, new.category}) in _KIN)
+    turned = float(old.negated != new.negated)
+    change_message = max(new.change, message.change)
+    return [cos_clause, cos_message, words_clause, words_message, jaccard, new.change, change_message, turned,
+            same_slot, both_open, same_category, kin, new.change * max(cos_clause, cos_message),
+            same_slot * change_message]
+
+
+def dot(a: dict[int, float], b: dict[int, float]) -> float:
+    """The dot product of two sparse rows."""
+    if len(a) > len(b):
+        a, b = b, a
+    return sum(v * b.get(k, 0.0) for k, v in a.items())
+
+
+def row_dicts(rows) -> list[dict[int, float]]:
+    """The rows of a CSR matrix as dicts."""
+    return [dict(zip(rows.indices[rows.indptr[i]:rows.indptr[i + 1]].tolist(),
+                     rows.data[rows.indptr[i]:rows.indptr[i + 1]].tolist())) for i in range(rows.shape[0])]
+
+
+def side(row: dict[int, float], text: str, change: float, slot: str, slot_p: float, category: str) -> Side:
+    """A Side from a text and the heads' readings of it."""
+    return Side(row, frozenset(topic_words(text)), bigrams(text), has_negation(text), change, slot, slot_p, category)
+
+
+@dataclass(frozen=True)
+class PairModel:
+    """Logistic weights over PAIR_FEATURES."""
+
+    coef: np.ndarray
+    intercept: float
+
+    def probability(self, rows: list[list[float]]) -> np.ndarray:
+        """P(the new clause replaces the stored memory) for each feature row."""
+        if not rows:
+            return np.zeros(0)
+        z = np.asarray(rows, dtype=np.float64) @ self.coef + self.intercept
+        return 1.0 / (1.0 + np.exp(-z))
+
+
+class Replacements:
+    """Finds the stored memories a candidate replaces, with the pair model shipped beside the heads.
+
+    The readings of stored memories are cached by (id, words), so a turn costs one scoring of the new
+    clause and its message plus a dot product per stored memory."""
+
+    def __init__(self, extractor: TrainedExtractor) -> None:
+        self.extractor = extractor
+        coef, intercept = extractor.supersede_weights or (np.zeros(len(PAIR_FEATURES)), -1e9)
+        self.model = PairModel(coef, intercept)
+        self._sides: OrderedDict[tuple, Side] = OrderedDict()
+
+    @property
+    def available(self) -> bool:
+        return self.extractor.supersede_weights is not None
+
+    def _text_sides(self, texts: list[str], categories: list[str], changes: list[float] | None = None) -> list[Side]:
+        rows = row_dicts(self.extractor.features(texts))
+        scores = self.extractor.score_texts(texts)
+        return [side(rows[i], t, changes[i] if changes else s.change, s.slot, s.slot_p, c)
+                for i, (t, s, c) in enumerate(zip(texts, scores, categories))]
+
+    def _stored_sides(self, memories: list[Memory]) -> list[Side]:
+        keys = [(m.id, m.quote or m.content, m.category) for m in memories]
+        missing = [k for k in keys if k not in self._sides]
+        for k, s in zip(missing, self._text_sides([k[1] for k in missing], [k[2] for k in missing])):
+            self._sides[k] = s
+        for k in keys:
+            self._sides.move_to_end(k)
+        while len(self._sides) > _SIDE_CACHE_SIZE:
+            self._sides.popitem(last=False)
+        return [self._sides[k] for k in keys]
+
+    def _message_side(self, text: str) -> Side:
+        key = ("message", text, "")
+        if key not in self._sides:
+            change = max((s.change for s in self.extractor.score_message(text)), default=0.0)
+            self._sides[key] = side(row_dicts(self.extractor.features([text]))[0], text, change, "other", 0.0, "")
+        return self._sides[key]
+
+    def scored(self, cand: Candidate, stored: list[Memory]) -> list[tuple[Memory, float]]:
+        """Each stored memory with the probability that the candidate replaces it."""
+        if not stored or not self.available:
+            return []
+        new = self._text_sides([cand.quote or cand.content], [cand.category], [cand.change])[0]
+        message = self._message_side(cand.context) if cand.context else new
+        olds = self._stored_sides(stored)
+        p = self.model.probability([pair_features(old, new, message) for old in olds])
+        return [(m, float(q)) for m, q in zip(stored, p)]
+
+    def replaced(self, cand: Candidate, stored: list[Memory], threshold: float | None = None) -> list[Memory]:
+        """The (at most two) stored memories the candidate most likely replaces, above the threshold.
+        Any category but events can be replaced: a change of mind is filed as a taste, a fact or a wish
+        depending on how it was said ("call me Bex" / "can you start using Rebecca?")."""
+        if cand.category == "event":
+            return []
+        pool = [m for m in stored if m.category != "event"]
+        bar = REPLACE_PROBABILITY if threshold is None else threshold
+        hits = sorted((x for x in self.scored(cand, pool) if x[1] >= bar), key=lambda x: -x[1])
+        return [m for m, _ in hits[:MAX_REPLACED]]
