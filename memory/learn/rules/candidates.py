@@ -19,12 +19,17 @@ from memory.learn.rules import en_social as rules_en_social
 from memory.learn.rules import zh as rules_zh
 from memory.learn.rules import zh_social as rules_zh_social
 from memory.learn.rules.common import candidate, has_cjk, norm_object, third_person, zh_clean
-from memory.learn.rules.events import chinese_events, english_events
+from memory.learn.rules import events as rules_events
+from memory.learn.rules.registry import Rule, check
 from memory.records import Candidate
 
-EN_TABLES = (rules_en.PROFILE_RULES, rules_en.FEEDBACK_RULES, rules_en_social.PREFERENCE_RULES,
-             rules_en_social.PEOPLE_RULES, rules_en_social.MOOD_RULES) + rules_en_life.EN_LIFE_TABLES
-ZH_TABLES = (rules_zh.PROFILE_RULES, rules_zh.PREFERENCE_RULES, rules_zh_social.PEOPLE_RULES, rules_zh_social.MOOD_RULES)
+# Every rule of every table, in the order of their priorities (checked: ids and priorities unique).
+RULES: list[Rule] = check(
+    rules_en.PROFILE_RULES + rules_en.FEEDBACK_RULES + rules_en_social.PREFERENCE_RULES + rules_en_social.PEOPLE_RULES
+    + rules_en_social.MOOD_RULES + rules_en_life.ROUTINE_RULES + rules_en_life.LIFE_RULES + rules_en_life.PEOPLE_RULES
+    + rules_en_life.MORE_PROFILE_RULES + rules_en_life.HOME_RULES + rules_en_life.PERSON_EVENT_RULES + rules_en_life.SCAN_RULES
+    + rules_zh.PROFILE_RULES + rules_zh.PREFERENCE_RULES + rules_zh_social.PEOPLE_RULES + rules_zh_social.MOOD_RULES
+    + rules_zh_social.SCAN_RULES + rules_events.SCAN_RULES)
 EXPLICIT_EN = re.compile(
     r"(?:^|[.!?]\s*|,\s*)(?:please\s+|pls\s+|also\s+|and\s+|oh\s+)?(?:remember\s+(?:that\b|this\b|:)|remember(?=\s+(?:my|I|I'm|I've)\b)|"
     r"don't\s+forget(?:\s+that\b)?|do\s+not\s+forget(?:\s+that\b)?|keep\s+in\s+mind(?:\s+that\b)?|make\s+a\s+note(?:\s+that\b)?|"
@@ -47,19 +52,14 @@ def extract_candidates(user_text: str, assistant_text: str | None, today: date) 
 
 
 def _run_rules(text: str, today: date) -> list[Candidate]:
-    """Every rule table of the languages present in the text."""
-    out: list[Candidate] = []
-    tables = (EN_TABLES if re.search(r"[A-Za-z]{2}", text) else ()) + (ZH_TABLES if has_cjk(text) else ())
-    for table in tables:
-        for pattern, build in table:
-            for m in pattern.finditer(text):
-                c = build(m, text)
-                if c is not None:
-                    out.append(c)
+    """Every rule of the languages present in the text, in priority order."""
+    langs = {"en"} if re.search(r"[A-Za-z]{2}", text) else set()
     if has_cjk(text):
-        out += rules_zh_social.feedback(text) + rules_zh_social.fallout(text) + chinese_events(text, today)
-    if re.search(r"[A-Za-z]{2}", text):
-        out += rules_en_life.fallout(text) + english_events(text, today)
+        langs.add("zh")
+    out: list[Candidate] = []
+    for rule in RULES:
+        if rule.lang in langs:
+            out.extend(rule.candidates(text, today))
     return out
 
 

@@ -11,6 +11,7 @@ from datetime import date
 from memory.dates import DateMention, find_dates
 from memory.learn.rules import zh as rules_zh
 from memory.learn.rules.common import Span, candidate, clauses, norm_object, sentences, third_person, zh_clean
+from memory.learn.rules.registry import Rule
 from memory.records import Candidate
 
 I = re.IGNORECASE
@@ -182,3 +183,9 @@ def chinese_events(text: str, today: date) -> list[Candidate]:
             said = rules_zh.dated_words(span.text, today)
             out.append(candidate("event", rules_zh.zh_note(said), span.text, _zh_topic(said, today)))
     return out
+
+
+SCAN_RULES: list[Rule] = [
+    Rule("zh.event.dated", "zh", "event", 13020, None, scan=chinese_events),
+    Rule("en.event.dated", "en", "event", 14010, None, scan=english_events),
+]

@@ -9,15 +9,14 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from datetime import date, timedelta
-from typing import Callable
 
 import rjieba
 
 from memory.dates import find_dates
 from memory.learn.rules.common import candidate, clause_at, norm_object, quote_for, sentences, zh_clean
+from memory.learn.rules.registry import Rule
 from memory.records import Candidate
 
-Builder = Callable[[re.Match, str], "Candidate | None"]
 HAN = r"\u4e00-\u9fff"
 END = r"(?=[，。！？,.!?~～\s、；;]|$"
 NAME = rf"(?P<n>[A-Za-z][A-Za-z.'-]{{0,15}}?|[{HAN}]{{1,4}}?)" + END + r"|就|吧|啊|呀|哦|哈|嘛|呢|啦|哟|喔|了|[(（]|好了|也行)"
@@ -402,83 +401,129 @@ def _b_age(m: re.Match, text: str) -> Candidate | None:
     return candidate("profile", content, _q(m, text), "profile:age")
 
 
-PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
-    (re.compile(rf"(?:升职?|晋升|提拔)(?:成|为|到|当|做)?了?(?:一名|一个|个)?(?P<j>[{HAN}A-Za-z]{{0,4}}?(?:{JOB_SUFFIX}))"), _b_promoted),
-    (re.compile(rf"(?P<v>跳槽到|跳槽去|跳去|跳到|入职|加入)了?(?P<org>[A-Za-z][A-Za-z0-9&.]{{1,15}}|[{HAN}]{{2,6}}?)" + END + r"|了|啦|上班|工作)"),
-     _b_moved_job),
-    (re.compile(rf"(?P<when>{ROUTINE_WHEN})[^，。！？,.!?]{{0,16}}?(?P<act>{ROUTINE_ACT})"), _b_routine),
-    (re.compile(rf"(?:现在|最近|后来)?(?:改成|换成|改到|改在|挪到)了?[^，。！？,.!?]{{0,12}}?(?P<act>{ROUTINE_ACT})"), _b_routine_change),
-    (re.compile(rf"(?:来|到|在)(?P<p>[{HAN}]{{2,6}}?)(?:已经|都|快|差不多)?(?:第(?P<n>[\d一二三四五六七八九十两]{{1,3}})个?年|"
-                rf"(?:待|呆|住|生活|工作|打拼|漂)了?(?:快|差不多|将近|整整)?[\d一二三四五六七八九十两]{{1,3}}年(?:多)?)(?:了|啦)?"), _b_years_in),
-    (re.compile(r"(?:我的名字|我名字)(?:叫|是)" + NAME), _b_name),
-    (re.compile(r"(?<![你他她])我叫" + NAME), _b_name),
-    (re.compile(r"(?P<call>叫我)" + NAME), _b_address),
-    (re.compile(r"(?:我)?(?:现在)?住在" + PLACE), _b_city),
-    (re.compile(r"现在住" + PLACE), _b_city),
-    (re.compile(r"搬到了?" + PLACE), _b_city),
-    (re.compile(ZAI + rf"(?P<p>(?:(?!在)[{HAN}]){{2,6}}?)(?:上班|工作|生活|定居|打工|读书|读研|读博|上学|念书|留学|实习|上大学)"),
-     _b_work_city),
-    (re.compile(rf"(?<![想要让])当(?:个|一个|一名)?(?P<j>[{HAN}]{{0,4}}?(?:{JOB_SUFFIX}))(?=[{HAN}]{{0,2}}(?:太|真|好|很|挺|好|也|难|累|辛苦)|"
-                r"[，。！？,.!?\s]|$)"), _b_job),
-    (re.compile(rf"(?:自己)?开了(?:一)?家(?P<x>[{HAN}]{{1,6}}?(?:店|馆|公司|工作室|餐厅|铺|诊所))"), _b_own_shop),
-    (re.compile(r"(?:我)?(?:已经)?(?P<v>辞职|离职|裸辞|被裁|失业)了"), _b_left_job),
-    (re.compile(rf"(?:干|做|搞)(?P<j>[{HAN}]{{0,3}}(?:{JOB_SUFFIX}|{WORK_FIELD}))(?:这行|这一行|这份工作)"), _b_job),
-    (re.compile(rf"(?:定居|生活|住|工作|上班)在(?P<p>(?:(?!在)[{HAN}]){{2,6}}?)" + END + r"|了|啦|，)"), _b_settled),
-    (re.compile(rf"我是(?P<p>[{HAN}]{{2,4}}?)人(?=[，。！？,.!?\s]|$)"), _b_hometown),
-    (re.compile(ZAI + rf"(?P<p>(?:(?!在)[{HAN}]){{2,4}}?)(?:的)?(?:一家|一个|某)(?P<org>[{HAN}]{{0,6}}?(?:公司|单位|医院|学校|银行|工厂|"
-                r"酒店|餐厅|超市|店))(?:上班|工作|实习)"), _b_workplace),
-    (re.compile(r"(?:每天|平时|一般|现在|最近)?(?:早上|晚上|凌晨)?(?:改成)?(?P<t>[\d一二三四五六七八九十两]+点(?:半|多)?)(?:左右)?(?:才|就|就会|准时|必须)?(?P<w>起床|睡觉|上床|睡)(?!着)"),
-     _b_zh_routine),
-    (re.compile(rf"我姓(?P<s>[{HAN}]{{1,2}})[，,]?\s*(?:叫|名叫|全名叫)(?P<n>[{HAN}]{{2,3}})(?=[，。！？,.!?\s]|$)"), _b_name),
-    (re.compile(rf"(?:调到|调去|调回|去了|来到|跳槽到|搬到|(?:刚|才|我)(?:来|到))(?P<p>[{HAN}]{{2,6}}?)(?:工作|上班|读书|上学|读研|生活)"),
-     _b_work_city),
-    (re.compile(rf"(?:被)?(?:调到|调去|调回|外派到|派驻到?)(?:了)?(?P<p>[{HAN}]{{2,4}}?)(?P<org>分公司|总部|分部|分行|分店|门店|办事处|子公司)"),
-     _b_workplace),
-    (re.compile(rf"(?:现在|目前|如今)?(?:在|去了)(?P<org>(?:一家|一个)[{HAN}A-Za-z]{{0,8}}?(?:公司|单位|医院|学校|银行|工厂|酒店|餐厅|店|"
-                rf"工作室|机构|企业|外企|国企|车企|律所|事务所))(?:上班|工作|实习|当|做)?(?=$|[，。！？,.!?~\s]|了|啦)"), _b_workplace),
-    (re.compile(rf"我(?:是|本科是|研究生是)?学(?P<x>[{HAN}A-Za-z]{{2,6}}?)的"), _b_major),
-    (re.compile(rf"我(?:现在|目前|本来就|一直)?(?:比较|很|挺|特别|有点|是个|是一个|就是个|属于|是|有)?(?:重度|轻度|严重的?|典型的?|资深|十足的?|妥妥的?|"
+PROFILE_RULES: list[Rule] = [
+    Rule("zh.profile.promoted", "zh", "profile", 10000,
+         rf"(?:升职?|晋升|提拔)(?:成|为|到|当|做)?了?(?:一名|一个|个)?(?P<j>[{HAN}A-Za-z]{{0,4}}?(?:{JOB_SUFFIX}))", _b_promoted),
+    Rule("zh.profile.moved_job", "zh", "profile", 10010,
+         rf"(?P<v>跳槽到|跳槽去|跳去|跳到|入职|加入)了?(?P<org>[A-Za-z][A-Za-z0-9&.]{{1,15}}|[{HAN}]{{2,6}}?)" + END + r"|了|啦|上班|工作)", _b_moved_job),
+    Rule("zh.profile.routine", "zh", "profile", 10020,
+         rf"(?P<when>{ROUTINE_WHEN})[^，。！？,.!?]{{0,16}}?(?P<act>{ROUTINE_ACT})", _b_routine),
+    Rule("zh.profile.routine_change", "zh", "profile", 10030,
+         rf"(?:现在|最近|后来)?(?:改成|换成|改到|改在|挪到)了?[^，。！？,.!?]{{0,12}}?(?P<act>{ROUTINE_ACT})", _b_routine_change),
+    Rule("zh.profile.years_in", "zh", "profile", 10040,
+         rf"(?:来|到|在)(?P<p>[{HAN}]{{2,6}}?)(?:已经|都|快|差不多)?(?:第(?P<n>[\d一二三四五六七八九十两]{{1,3}})个?年|"
+                rf"(?:待|呆|住|生活|工作|打拼|漂)了?(?:快|差不多|将近|整整)?[\d一二三四五六七八九十两]{{1,3}}年(?:多)?)(?:了|啦)?", _b_years_in),
+    Rule("zh.profile.name", "zh", "profile", 10050,
+         r"(?:我的名字|我名字)(?:叫|是)" + NAME, _b_name),
+    Rule("zh.profile.name.2", "zh", "profile", 10060,
+         r"(?<![你他她])我叫" + NAME, _b_name),
+    Rule("zh.profile.address", "zh", "profile", 10070,
+         r"(?P<call>叫我)" + NAME, _b_address),
+    Rule("zh.profile.city", "zh", "profile", 10080,
+         r"(?:我)?(?:现在)?住在" + PLACE, _b_city),
+    Rule("zh.profile.city.2", "zh", "profile", 10090,
+         r"现在住" + PLACE, _b_city),
+    Rule("zh.profile.city.3", "zh", "profile", 10100,
+         r"搬到了?" + PLACE, _b_city),
+    Rule("zh.profile.work_city", "zh", "profile", 10110,
+         ZAI + rf"(?P<p>(?:(?!在)[{HAN}]){{2,6}}?)(?:上班|工作|生活|定居|打工|读书|读研|读博|上学|念书|留学|实习|上大学)", _b_work_city),
+    Rule("zh.profile.job", "zh", "profile", 10120,
+         rf"(?<![想要让])当(?:个|一个|一名)?(?P<j>[{HAN}]{{0,4}}?(?:{JOB_SUFFIX}))(?=[{HAN}]{{0,2}}(?:太|真|好|很|挺|好|也|难|累|辛苦)|"
+                r"[，。！？,.!?\s]|$)", _b_job),
+    Rule("zh.profile.own_shop", "zh", "profile", 10130,
+         rf"(?:自己)?开了(?:一)?家(?P<x>[{HAN}]{{1,6}}?(?:店|馆|公司|工作室|餐厅|铺|诊所))", _b_own_shop),
+    Rule("zh.profile.left_job", "zh", "profile", 10140,
+         r"(?:我)?(?:已经)?(?P<v>辞职|离职|裸辞|被裁|失业)了", _b_left_job),
+    Rule("zh.profile.job.2", "zh", "profile", 10150,
+         rf"(?:干|做|搞)(?P<j>[{HAN}]{{0,3}}(?:{JOB_SUFFIX}|{WORK_FIELD}))(?:这行|这一行|这份工作)", _b_job),
+    Rule("zh.profile.settled", "zh", "profile", 10160,
+         rf"(?:定居|生活|住|工作|上班)在(?P<p>(?:(?!在)[{HAN}]){{2,6}}?)" + END + r"|了|啦|，)", _b_settled),
+    Rule("zh.profile.hometown", "zh", "profile", 10170,
+         rf"我是(?P<p>[{HAN}]{{2,4}}?)人(?=[，。！？,.!?\s]|$)", _b_hometown),
+    Rule("zh.profile.workplace", "zh", "profile", 10180,
+         ZAI + rf"(?P<p>(?:(?!在)[{HAN}]){{2,4}}?)(?:的)?(?:一家|一个|某)(?P<org>[{HAN}]{{0,6}}?(?:公司|单位|医院|学校|银行|工厂|"
+                r"酒店|餐厅|超市|店))(?:上班|工作|实习)", _b_workplace),
+    Rule("zh.profile.zh_routine", "zh", "profile", 10190,
+         r"(?:每天|平时|一般|现在|最近)?(?:早上|晚上|凌晨)?(?:改成)?(?P<t>[\d一二三四五六七八九十两]+点(?:半|多)?)(?:左右)?(?:才|就|就会|准时|必须)?(?P<w>起床|睡觉|上床|睡)(?!着)", _b_zh_routine),
+    Rule("zh.profile.name.3", "zh", "profile", 10200,
+         rf"我姓(?P<s>[{HAN}]{{1,2}})[，,]?\s*(?:叫|名叫|全名叫)(?P<n>[{HAN}]{{2,3}})(?=[，。！？,.!?\s]|$)", _b_name),
+    Rule("zh.profile.work_city.2", "zh", "profile", 10210,
+         rf"(?:调到|调去|调回|去了|来到|跳槽到|搬到|(?:刚|才|我)(?:来|到))(?P<p>[{HAN}]{{2,6}}?)(?:工作|上班|读书|上学|读研|生活)", _b_work_city),
+    Rule("zh.profile.workplace.2", "zh", "profile", 10220,
+         rf"(?:被)?(?:调到|调去|调回|外派到|派驻到?)(?:了)?(?P<p>[{HAN}]{{2,4}}?)(?P<org>分公司|总部|分部|分行|分店|门店|办事处|子公司)", _b_workplace),
+    Rule("zh.profile.workplace.3", "zh", "profile", 10230,
+         rf"(?:现在|目前|如今)?(?:在|去了)(?P<org>(?:一家|一个)[{HAN}A-Za-z]{{0,8}}?(?:公司|单位|医院|学校|银行|工厂|酒店|餐厅|店|"
+                rf"工作室|机构|企业|外企|国企|车企|律所|事务所))(?:上班|工作|实习|当|做)?(?=$|[，。！？,.!?~\s]|了|啦)", _b_workplace),
+    Rule("zh.profile.major", "zh", "profile", 10240,
+         rf"我(?:是|本科是|研究生是)?学(?P<x>[{HAN}A-Za-z]{{2,6}}?)的", _b_major),
+    Rule("zh.profile.trait", "zh", "profile", 10250,
+         rf"我(?:现在|目前|本来就|一直)?(?:比较|很|挺|特别|有点|是个|是一个|就是个|属于|是|有)?(?:重度|轻度|严重的?|典型的?|资深|十足的?|妥妥的?|"
                 rf"纯纯?的?|超级|一个|个|点|一点)?(?P<x>内向|外向|社恐|社交恐惧症?|慢热|i人|I人|e人|E人|急性子|慢性子|"
                 rf"完美主义者?|夜猫子|吃货|路痴|工作狂|宅女|宅男|社牛|单亲妈妈|单亲爸爸|宝妈|宝爸|独生女|独生子|恐高症?|"
                 rf"强迫症|拖延症|选择困难症?|密集恐惧症?|起床困难户|乳糖不耐受?|左撇子|素食者|色盲|色弱|近视|夜盲)"
-                rf"(?![吗吧呢？?]|的(?:{RELS}))"), _b_trait),
-    (re.compile(r"我(?:现在|目前|一直)?(?P<x>(?:一个人|自己|独自)住|(?:跟|和)(?:爸妈|父母|家人|男朋友|女朋友|老公|老婆|室友|朋友|同学|对象|"
-                r"爷爷奶奶|外婆)(?:一起)?住)"), _b_household),
-    (re.compile(r"(?:在|正在)(?:准备|备考|备战)(?P<x>[\u4e00-\u9fffA-Za-z]{2,8}?)(?=$|[，。！？,.!?\s]|了|呢|啦)"), _b_plan),
-    (re.compile(r"(?:明年|今年|年底|下半年|毕业后)(?:要|准备|打算|想)(?P<x>考研|考公|考编|出国|留学|结婚|买房|辞职|创业|跳槽|考[\u4e00-\u9fff]{1,3})"),
-     _b_plan),
-    (re.compile(r"(?:最近|现在|正在|一直)(?:在)?(?P<x>减肥|健身|戒烟|戒酒|控糖|备孕|养生)"), _b_plan),
-    (re.compile(r"(?:经常|每天|一般|总是|基本|天天)?熬夜到(?P<t>[\d一二三四五六七八九十两]+点(?:半|多)?)"), _b_late),
-    (re.compile(rf"(?:^|(?<=[，。！？,.!?\s])|(?<=你好)|(?<=你好呀)|(?<=嗨))我是(?P<n>(?:{SURNAMES})[{HAN}]{{1,2}}|(?:小|阿)[{HAN}]{{1,2}})"
-                rf"(?=[，。！？,.!?~\s]|$|啦|呀|哦|哈)"), _b_name_is),
-    (re.compile(rf"老家(?:是|在)(?P<p>[{HAN}]{{2,6}}?)(?:的|人)?" + END + ")"), _b_hometown),
-    (re.compile(ZAI + rf"(?P<p>(?:(?!在)[{HAN}]){{2,6}}?)当(?P<j>[{HAN}]{{1,6}}?)" + END + r"|了|的|呢|啊|已经|快|好)"),
-     _b_job_at),
-    (re.compile(rf"(?:我是|我当|我在当|我做|改行(?:做|当)|转行(?:做|当)|现在(?:做|当|是)|目前(?:做|当|是)|开始(?:做|当))(?:了)?(?:一名|一个|个|名)?"
-                rf"(?P<j>[{HAN}A-Za-z]{{0,6}}?(?:{JOB_SUFFIX}))"), _b_job),
-    (re.compile(ZAI + rf"(?P<p>(?:(?!在)[{HAN}]){{2,6}}?)做(?P<j>[{HAN}A-Za-z]{{0,4}}(?:{JOB_SUFFIX}|{WORK_FIELD}))"), _b_field_at),
-    (re.compile(rf"(?:以后|现在|终于|正式|已经|马上)(?:就|也)?(?:是|成为|成了|当上了?)(?:了)?(?:一名|一个|名|个)?(?:正式的|正式|一名)?"
-                rf"(?P<j>[{HAN}A-Za-z]{{0,6}}?(?:{JOB_SUFFIX}))"), _b_job),
-    (re.compile(rf"(?:学的是|专业是|读的是|学的专业是|主修|念的是)(?P<x>[{HAN}A-Za-z]{{2,8}}?)(?:专业)?" + END + r"|的|，)"), _b_major),
-    (re.compile(r"(?:今年|现在|我|刚上|在读|读)(?:读|在读|上)?(?P<g>大[一二三四]|研[一二三]|博[一二三四五]|高[一二三]|初[一二三])"
-                r"(?=[，。！？,.!?\s]|$|了|的|学生|在|啦)"), _b_grade),
-    (re.compile(rf"(?:我)?对(?P<x>[{HAN}A-Za-z]{{1,8}}?)(?:严重|有点|特别)?过敏"), _b_allergy),
-    (re.compile(r"我的(?:职业|工作)是(?P<j>[^，。！？,.!?]{2,12})"), _b_job),
-    (re.compile(rf"(?<![叫])做(?P<j>[{HAN}A-Za-z]{{0,4}}(?:{JOB_SUFFIX}|{WORK_FIELD}))(?:的|工作)?"), _b_field),
-    (re.compile(rf"我(?:是|就是|一个|是个|是一个)?(?:干|搞)(?P<j>[{HAN}A-Za-z]{{0,4}}(?:{JOB_SUFFIX}|{WORK_FIELD}))的"), _b_field),
-    (re.compile(r"我(?:是|就是)?(?:一个|个|一)?(?P<x>教书|写代码|敲代码|送外卖|送快递|开滴滴|跑滴滴|开出租|跑出租|卖保险|卖房子|种地|开货车|跑运输)"
-                r"的(?=[，。！？,.!?\s]|$|啦|呀|哈|嘛|，)"), _b_trade),
-    (re.compile(rf"(?:我的)?(?:本职|主业|正职|本职工作)(?:是|做)(?:一名|一个|个)?(?P<j>[{HAN}A-Za-z]{{0,6}}?(?:{JOB_SUFFIX}|{WORK_FIELD}))"), _b_job),
-    (re.compile(r"(?:我(?:今年)?|(?<![^，,。！!\s])今年)(?P<a>\d{2}|[二三四五六七八九]十[一二三四五六七八九]?)岁"), _b_age),
-    (re.compile(r"我是?(?P<a>[0-9]{2}|[零一二三四五六七八九]{2})后"), _b_age),
-    (re.compile(rf"老家(?![是在])(?P<p>[{HAN}]{{2,4}}?)(?:的|人)" + END + ")"), _b_hometown),
-    (re.compile(rf"(?<![你他她])我(?:现在)?住(?P<p>[{HAN}]{{1,6}}(?:区|市|县|镇|村|路|街|小区|新村|花园|公寓))" + END + r"|这边|那边|附近|，)"),
-     _b_city),
-    (re.compile(r"我(?:现在|目前)?(?:在读|在念|正在读)(?P<g>研|博|大学|本科|研究生|博士|高中|初中|大专|专科)(?=$|[，。！？,.!?\s]|了|呢|啦)"), _b_grade),
-    (re.compile(r"(?<![你他她])我(?:刚毕业[，,]?\s*)?(?:现在|目前|最近|还|一直)?(?:在|正在)找工作(?![的吗？?])"), _b_workplace),
-    (re.compile(r"(?<![你他她])我(?:现在|目前)?(?:在家|全职)带(?:娃|孩子|宝宝)"), _b_workplace),
-    (re.compile(r"(?<![你他她])我(?:已经)?怀孕(?:了)?(?:[\d一二三四五六七八九十两]{1,2}(?:个月|周))?了?"), _b_pregnant),
-    (re.compile(r"我(?:现在|已经|一直)?(?:吃素|吃全素|吃斋|茹素)"), _b_diet),
+                rf"(?![吗吧呢？?]|的(?:{RELS}))", _b_trait),
+    Rule("zh.profile.household", "zh", "profile", 10260,
+         r"我(?:现在|目前|一直)?(?P<x>(?:一个人|自己|独自)住|(?:跟|和)(?:爸妈|父母|家人|男朋友|女朋友|老公|老婆|室友|朋友|同学|对象|"
+                r"爷爷奶奶|外婆)(?:一起)?住)", _b_household),
+    Rule("zh.profile.plan", "zh", "profile", 10270,
+         r"(?:在|正在)(?:准备|备考|备战)(?P<x>[\u4e00-\u9fffA-Za-z]{2,8}?)(?=$|[，。！？,.!?\s]|了|呢|啦)", _b_plan),
+    Rule("zh.profile.plan.2", "zh", "profile", 10280,
+         r"(?:明年|今年|年底|下半年|毕业后)(?:要|准备|打算|想)(?P<x>考研|考公|考编|出国|留学|结婚|买房|辞职|创业|跳槽|考[\u4e00-\u9fff]{1,3})", _b_plan),
+    Rule("zh.profile.plan.3", "zh", "profile", 10290,
+         r"(?:最近|现在|正在|一直)(?:在)?(?P<x>减肥|健身|戒烟|戒酒|控糖|备孕|养生)", _b_plan),
+    Rule("zh.profile.late", "zh", "profile", 10300,
+         r"(?:经常|每天|一般|总是|基本|天天)?熬夜到(?P<t>[\d一二三四五六七八九十两]+点(?:半|多)?)", _b_late),
+    Rule("zh.profile.name_is", "zh", "profile", 10310,
+         rf"(?:^|(?<=[，。！？,.!?\s])|(?<=你好)|(?<=你好呀)|(?<=嗨))我是(?P<n>(?:{SURNAMES})[{HAN}]{{1,2}}|(?:小|阿)[{HAN}]{{1,2}})"
+                rf"(?=[，。！？,.!?~\s]|$|啦|呀|哦|哈)", _b_name_is),
+    Rule("zh.profile.hometown.2", "zh", "profile", 10320,
+         rf"老家(?:是|在)(?P<p>[{HAN}]{{2,6}}?)(?:的|人)?" + END + ")", _b_hometown),
+    Rule("zh.profile.job_at", "zh", "profile", 10330,
+         ZAI + rf"(?P<p>(?:(?!在)[{HAN}]){{2,6}}?)当(?P<j>[{HAN}]{{1,6}}?)" + END + r"|了|的|呢|啊|已经|快|好)", _b_job_at),
+    Rule("zh.profile.job.3", "zh", "profile", 10340,
+         rf"(?:我是|我当|我在当|我做|改行(?:做|当)|转行(?:做|当)|现在(?:做|当|是)|目前(?:做|当|是)|开始(?:做|当))(?:了)?(?:一名|一个|个|名)?"
+                rf"(?P<j>[{HAN}A-Za-z]{{0,6}}?(?:{JOB_SUFFIX}))", _b_job),
+    Rule("zh.profile.field_at", "zh", "profile", 10350,
+         ZAI + rf"(?P<p>(?:(?!在)[{HAN}]){{2,6}}?)做(?P<j>[{HAN}A-Za-z]{{0,4}}(?:{JOB_SUFFIX}|{WORK_FIELD}))", _b_field_at),
+    Rule("zh.profile.job.4", "zh", "profile", 10360,
+         rf"(?:以后|现在|终于|正式|已经|马上)(?:就|也)?(?:是|成为|成了|当上了?)(?:了)?(?:一名|一个|名|个)?(?:正式的|正式|一名)?"
+                rf"(?P<j>[{HAN}A-Za-z]{{0,6}}?(?:{JOB_SUFFIX}))", _b_job),
+    Rule("zh.profile.major.2", "zh", "profile", 10370,
+         rf"(?:学的是|专业是|读的是|学的专业是|主修|念的是)(?P<x>[{HAN}A-Za-z]{{2,8}}?)(?:专业)?" + END + r"|的|，)", _b_major),
+    Rule("zh.profile.grade", "zh", "profile", 10380,
+         r"(?:今年|现在|我|刚上|在读|读)(?:读|在读|上)?(?P<g>大[一二三四]|研[一二三]|博[一二三四五]|高[一二三]|初[一二三])"
+                r"(?=[，。！？,.!?\s]|$|了|的|学生|在|啦)", _b_grade),
+    Rule("zh.profile.allergy", "zh", "profile", 10390,
+         rf"(?:我)?对(?P<x>[{HAN}A-Za-z]{{1,8}}?)(?:严重|有点|特别)?过敏", _b_allergy),
+    Rule("zh.profile.job.5", "zh", "profile", 10400,
+         r"我的(?:职业|工作)是(?P<j>[^，。！？,.!?]{2,12})", _b_job),
+    Rule("zh.profile.field", "zh", "profile", 10410,
+         rf"(?<![叫])做(?P<j>[{HAN}A-Za-z]{{0,4}}(?:{JOB_SUFFIX}|{WORK_FIELD}))(?:的|工作)?", _b_field),
+    Rule("zh.profile.field.2", "zh", "profile", 10420,
+         rf"我(?:是|就是|一个|是个|是一个)?(?:干|搞)(?P<j>[{HAN}A-Za-z]{{0,4}}(?:{JOB_SUFFIX}|{WORK_FIELD}))的", _b_field),
+    Rule("zh.profile.trade", "zh", "profile", 10430,
+         r"我(?:是|就是)?(?:一个|个|一)?(?P<x>教书|写代码|敲代码|送外卖|送快递|开滴滴|跑滴滴|开出租|跑出租|卖保险|卖房子|种地|开货车|跑运输)"
+                r"的(?=[，。！？,.!?\s]|$|啦|呀|哈|嘛|，)", _b_trade),
+    Rule("zh.profile.job.6", "zh", "profile", 10440,
+         rf"(?:我的)?(?:本职|主业|正职|本职工作)(?:是|做)(?:一名|一个|个)?(?P<j>[{HAN}A-Za-z]{{0,6}}?(?:{JOB_SUFFIX}|{WORK_FIELD}))", _b_job),
+    Rule("zh.profile.age", "zh", "profile", 10450,
+         r"(?:我(?:今年)?|(?<![^，,。！!\s])今年)(?P<a>\d{2}|[二三四五六七八九]十[一二三四五六七八九]?)岁", _b_age),
+    Rule("zh.profile.age.2", "zh", "profile", 10460,
+         r"我是?(?P<a>[0-9]{2}|[零一二三四五六七八九]{2})后", _b_age),
+    Rule("zh.profile.hometown.3", "zh", "profile", 10470,
+         rf"老家(?![是在])(?P<p>[{HAN}]{{2,4}}?)(?:的|人)" + END + ")", _b_hometown),
+    Rule("zh.profile.city.4", "zh", "profile", 10480,
+         rf"(?<![你他她])我(?:现在)?住(?P<p>[{HAN}]{{1,6}}(?:区|市|县|镇|村|路|街|小区|新村|花园|公寓))" + END + r"|这边|那边|附近|，)", _b_city),
+    Rule("zh.profile.grade.2", "zh", "profile", 10490,
+         r"我(?:现在|目前)?(?:在读|在念|正在读)(?P<g>研|博|大学|本科|研究生|博士|高中|初中|大专|专科)(?=$|[，。！？,.!?\s]|了|呢|啦)", _b_grade),
+    Rule("zh.profile.workplace.4", "zh", "profile", 10500,
+         r"(?<![你他她])我(?:刚毕业[，,]?\s*)?(?:现在|目前|最近|还|一直)?(?:在|正在)找工作(?![的吗？?])", _b_workplace),
+    Rule("zh.profile.workplace.5", "zh", "profile", 10510,
+         r"(?<![你他她])我(?:现在|目前)?(?:在家|全职)带(?:娃|孩子|宝宝)", _b_workplace),
+    Rule("zh.profile.pregnant", "zh", "profile", 10520,
+         r"(?<![你他她])我(?:已经)?怀孕(?:了)?(?:[\d一二三四五六七八九十两]{1,2}(?:个月|周))?了?", _b_pregnant),
+    Rule("zh.profile.diet", "zh", "profile", 10530,
+         r"我(?:现在|已经|一直)?(?:吃素|吃全素|吃斋|茹素)", _b_diet),
 ]
 
 # ---------------------------------------------------------------- likes and dislikes
@@ -685,54 +730,84 @@ HABIT_TIME = (r"(?:每天|每个?周末|每周|平时|周末|晚上|早上)(?:�
 HABIT_ADV = r"(?:一般|通常|经常|基本上?|都|总是|习惯|喜欢|爱|会|常常|老是)"
 UNFAN = r"脱粉|粉转路|粉转黑|爬墙|退坑|退圈|弃坑|取关|回踩"
 FAN = r"铁粉|死忠粉|忠实粉丝|脑残粉|老粉|真爱粉|头号粉丝|粉丝|迷妹|迷弟|忠粉|骨灰粉|歌迷|球迷|影迷|书迷|剧迷"
-PREFERENCE_RULES: list[tuple[re.Pattern[str], Builder]] = [
-    (re.compile(rf"(?<![你他她])(?:我)?(?:最|超级?|特别)(?:喜欢|爱)的(?P<kind>(?:(?!就)[{HAN}]){{1,5}}?)(?:是|就是|[：:])\s*"
-                rf"(?P<obj>《[^》]{{1,20}}》|[{HAN}A-Za-z0-9·]{{1,10}}?)" + END + r"|了|啦|呀|啊|，|没有之一)"), _b_favourite),
-    (re.compile(rf"(?<![你他她])(?:我)?最(?:喜欢|爱)(?P<kind>吃|喝|看|听|玩|去)的(?:东西|食物|地方)?(?:是|就是|[：:])\s*"
-                rf"(?P<obj>《[^》]{{1,20}}》|[{HAN}A-Za-z0-9·]{{1,10}}?)" + END + r"|了|啦|呀|啊|，|没有之一)"), _b_favourite),
-    (re.compile(rf"(?<![你他她])我(?:是|算是|一直是|可是|曾经是)(?:个|一个|一名|名)?(?P<obj>[{HAN}A-Za-z·]{{2,10}}?)的(?:超级|资深|忠实的?|铁杆)?(?P<f>{FAN})"),
-     _b_fan),
-    (re.compile(rf"(?:已经|早就|彻底|正式|果断|终于)?(?P<v>{UNFAN})(?:了)?(?P<obj>[{HAN}A-Za-z·]{{2,10}}?)" + END + r"|了|啦)"), _b_unfan),
-    (re.compile(TOPICAL + rf"(?:我)?(?:已经|早就|彻底|正式|果断|终于)*(?P<v>{UNFAN})了"), _b_unfan),
-    (re.compile(rf"(?<![你他她])我(?:是|属于|一直是)(?:个|一个|坚定的|铁杆)?(?P<obj>[{HAN}]{{1,4}}?)(?P<f>派|党)(?![员委校章内外])"), _b_side),
-    (re.compile(TOPICAL + r"\s*(?:真的|简直|就是|绝对|永远)?(?:yyds|YYDS|永远的神|是神|绝绝子|天下第一)"), _b_yyds),
-    (re.compile(rf"(?<![你他她])(?:我)?对(?P<obj>[{HAN}A-Za-z]{{1,8}}?)(?:完全|根本|一点|真的|实在|一直)?(?P<v>无感|没兴趣|不感兴趣|没什么兴趣|提不起兴趣)"),
-     _b_meh),
-    (re.compile(rf"我(?:已经|早就|现在)?(?P<v>不是)(?P<obj>[{HAN}A-Za-z·]{{2,10}}?)的(?:{FAN})了"), _b_unfan),
-    (re.compile(rf"(?P<when>{HABIT_TIME})(?:我)?(?P<adv>(?:{HABIT_ADV}){{1,3}})?(?:约着|结伴)?(?:在家|去健身房|去|在)?(?P<obj>{LEISURE})"),
-     _b_leisure),
-    (re.compile(r"(?:^|(?<=[，。！？,.!?\s]))(?:那|这)(?:是|就是|可是)我(?:一周|每周|一天|每天|一年|每年|一星期)?(?:里|中)?(?:最|超|特别)"
-                r"(?:期待|开心|快乐|放松|享受|幸福|喜欢|治愈)的"), _b_that_is),
-    (re.compile(r"(?:^|(?<=[，。！？,.!?\s]))(?:他们|她们|她|他)(?:就|真的|简直|可)?是我的(?P<x>青春|信仰|偶像|本命|白月光|最爱|神|精神支柱|快乐源泉)"),
-     _b_they_are),
-    (re.compile(rf"(?:最近|现在|这段时间|今年)(?:在|开始|又开始|迷上了?|爱上了?)(?P<v>学|玩|练|追|弹)(?P<obj>[{HAN}A-Za-z《》]{{1,8}}?)"
-                + END + r"|了|呢|，)"), _b_doing_now),
-    (re.compile(rf"(?:^|(?<=[，。！？,.!?\s]))(?P<obj>[{HAN}A-Za-z]{{2,6}}?)(?:是)?(?P<how>最快乐|最开心|最幸福|最治愈|最解压|最舒服|最爽)"), _b_happiest),
-    (re.compile(rf"我(?:从来|基本|一般|完全|平时|从小就?|一直)?(?:都)?不(?P<v>吃|喝|碰)(?P<obj>(?![了的])[{HAN}A-Za-z]{{1,6}}?)"
-                + END + r"|的|了|，)"), _b_dont_have),
-    (re.compile(r"(?:突然|现在|已经|实在|真的|完全)(?P<v>吃|喝|看|听)不了" + OBJ), _b_cannot),
-    (re.compile(r"(?P<v>喜欢|讨厌|热爱|受不了|不喜欢)(?:我|自己)的(?P<obj>工作|专业|职业|公司|工作环境)"), _b_own),
-    (re.compile(rf"不(?:太|怎么|大|是很)?能(?P<v>吃|喝)(?P<obj>(?![了的])[{HAN}A-Za-z]{{1,6}}?)" + END + r"|的|了|，)"), _b_dont_have),
-    (re.compile(r"(?P<v>(?:从小(?:就)?|一直(?:都)?|天生|特别|很|超|最|好|非常|真的|有点)怕)" + OBJ), _b_dislike),
-    (re.compile(TOPICAL + r"(?:真的|实在|已经|早就|再也|完全|根本|一点都|一点也)*(?P<v>看|吃|喝|听|玩|碰|接受)不了"), _b_cannot),
-    (re.compile(TOPICAL + r"(?:真的|实在|已经|早就|都)*(?P<v>看|吃|听|玩|刷|追|喝)?腻了"), _b_tired),
-    (re.compile(r"(?P<v>看|吃|听|玩|刷|追|喝)腻了" + OBJ), _b_tired),
-    (re.compile(TOPICAL + rf"(?:已经|早就|现在|都|就|也|一点都|一点也|真的|完全)*不(?:再|想|想再)?(?P<v>{ZH_VERBS})了"), _b_stopped),
-    (re.compile(TOPICAL + rf"(?:已经|早就|好久|很久|好几个月|好几年|一直)+没(?:再)?(?P<v>{ZH_VERBS})(?:过)?了"), _b_not_lately),
-    (re.compile(rf"(?:已经|早就|现在)*不再?(?P<v>{ZH_VERBS})" + OBJ + "了"), _b_stopped),
-    (re.compile(rf"(?:已经|早就|现在)*不(?P<how>怎么|太|大)(?P<v>{ZH_VERBS})" + OBJ + "了"), _b_stopped),
-    (re.compile(rf"对(?P<obj>[{HAN}A-Za-z]{{1,8}}?)(?:完全|根本|一点|简直)?(?:没有抵抗力|没抵抗力|上瘾|情有独钟|特别感兴趣|很感兴趣|着迷|毫无抵抗力)"),
-     _b_my_life),
-    (re.compile(r"(?P<v>戒了|戒掉了|放弃了|不再喜欢)" + OBJ), _b_quit),
-    (re.compile(r"(?:已经|早就)?(?P<v>戒)(?:掉)?" + OBJ.replace("(?P<obj>", "(?P<obj>(?!了)") + "了"), _b_quit),
-    (re.compile(TOPICAL + r"(?:已经|早就)?(?P<v>戒了|卸载了|删了|退坑了|弃坑了|取关了|放弃了)"), _b_quit),
-    (re.compile(rf"(?<![他她])我(?:现在)?(?:在|正在)(?P<v>学|练)(?P<obj>[{HAN}A-Za-z]{{2,6}}?)" + END + r"|了|呢|，|啦)"), _b_doing_now),
-    (re.compile(TOPICAL + rf"(?:死也|再也|绝对|永远|打死也)?不(?:会|想|敢)再?(?P<v>{ZH_VERBS}|坐|碰)了"), _b_never_again),
-    (re.compile(r"(?P<v>" + INTENS + r"(?:讨厌|不喜欢|不太喜欢|不爱吃|受不了|接受不了|害怕|最怕|反感))" + OBJ), _b_dislike),
-    (re.compile(r"(?P<v>(?:超|超级|特别|非常|很|好|最|真的|巨)(?:迷|爱)(?![好情心人意])|" + INTENS
-                + r"(?:喜欢|热爱|爱吃|爱喝|爱看|爱玩|爱听|迷上了?|爱上了?|沉迷于?|痴迷于?))" + OBJ),
-     _b_like),
-    (re.compile(TOPICAL + r"(?:真的|简直|就|绝对)?是我的(?:命|最爱|心头好|本命|快乐源泉|精神食粮|白月光)"), _b_my_life),
-    (re.compile(rf"(?:只要)?(?P<when>一(?:有空|休息|放假|下班|到周末|有时间|闲下来))(?:我)?就(?:会)?(?:去)?"
-                rf"(?P<obj>[{HAN}A-Za-z]{{2,8}}?)" + END + r"|了|，)"), _b_habit),
+PREFERENCE_RULES: list[Rule] = [
+    Rule("zh.preference.favourite", "zh", "preference", 11000,
+         rf"(?<![你他她])(?:我)?(?:最|超级?|特别)(?:喜欢|爱)的(?P<kind>(?:(?!就)[{HAN}]){{1,5}}?)(?:是|就是|[：:])\s*"
+                rf"(?P<obj>《[^》]{{1,20}}》|[{HAN}A-Za-z0-9·]{{1,10}}?)" + END + r"|了|啦|呀|啊|，|没有之一)", _b_favourite),
+    Rule("zh.preference.favourite.2", "zh", "preference", 11010,
+         rf"(?<![你他她])(?:我)?最(?:喜欢|爱)(?P<kind>吃|喝|看|听|玩|去)的(?:东西|食物|地方)?(?:是|就是|[：:])\s*"
+                rf"(?P<obj>《[^》]{{1,20}}》|[{HAN}A-Za-z0-9·]{{1,10}}?)" + END + r"|了|啦|呀|啊|，|没有之一)", _b_favourite),
+    Rule("zh.preference.fan", "zh", "preference", 11020,
+         rf"(?<![你他她])我(?:是|算是|一直是|可是|曾经是)(?:个|一个|一名|名)?(?P<obj>[{HAN}A-Za-z·]{{2,10}}?)的(?:超级|资深|忠实的?|铁杆)?(?P<f>{FAN})", _b_fan),
+    Rule("zh.preference.unfan", "zh", "preference", 11030,
+         rf"(?:已经|早就|彻底|正式|果断|终于)?(?P<v>{UNFAN})(?:了)?(?P<obj>[{HAN}A-Za-z·]{{2,10}}?)" + END + r"|了|啦)", _b_unfan),
+    Rule("zh.preference.unfan.2", "zh", "preference", 11040,
+         TOPICAL + rf"(?:我)?(?:已经|早就|彻底|正式|果断|终于)*(?P<v>{UNFAN})了", _b_unfan),
+    Rule("zh.preference.side", "zh", "preference", 11050,
+         rf"(?<![你他她])我(?:是|属于|一直是)(?:个|一个|坚定的|铁杆)?(?P<obj>[{HAN}]{{1,4}}?)(?P<f>派|党)(?![员委校章内外])", _b_side),
+    Rule("zh.preference.yyds", "zh", "preference", 11060,
+         TOPICAL + r"\s*(?:真的|简直|就是|绝对|永远)?(?:yyds|YYDS|永远的神|是神|绝绝子|天下第一)", _b_yyds),
+    Rule("zh.preference.meh", "zh", "preference", 11070,
+         rf"(?<![你他她])(?:我)?对(?P<obj>[{HAN}A-Za-z]{{1,8}}?)(?:完全|根本|一点|真的|实在|一直)?(?P<v>无感|没兴趣|不感兴趣|没什么兴趣|提不起兴趣)", _b_meh),
+    Rule("zh.preference.unfan.3", "zh", "preference", 11080,
+         rf"我(?:已经|早就|现在)?(?P<v>不是)(?P<obj>[{HAN}A-Za-z·]{{2,10}}?)的(?:{FAN})了", _b_unfan),
+    Rule("zh.preference.leisure", "zh", "preference", 11090,
+         rf"(?P<when>{HABIT_TIME})(?:我)?(?P<adv>(?:{HABIT_ADV}){{1,3}})?(?:约着|结伴)?(?:在家|去健身房|去|在)?(?P<obj>{LEISURE})", _b_leisure),
+    Rule("zh.preference.that_is", "zh", "preference", 11100,
+         r"(?:^|(?<=[，。！？,.!?\s]))(?:那|这)(?:是|就是|可是)我(?:一周|每周|一天|每天|一年|每年|一星期)?(?:里|中)?(?:最|超|特别)"
+                r"(?:期待|开心|快乐|放松|享受|幸福|喜欢|治愈)的", _b_that_is),
+    Rule("zh.preference.they_are", "zh", "preference", 11110,
+         r"(?:^|(?<=[，。！？,.!?\s]))(?:他们|她们|她|他)(?:就|真的|简直|可)?是我的(?P<x>青春|信仰|偶像|本命|白月光|最爱|神|精神支柱|快乐源泉)", _b_they_are),
+    Rule("zh.preference.doing_now", "zh", "preference", 11120,
+         rf"(?:最近|现在|这段时间|今年)(?:在|开始|又开始|迷上了?|爱上了?)(?P<v>学|玩|练|追|弹)(?P<obj>[{HAN}A-Za-z《》]{{1,8}}?)"
+                + END + r"|了|呢|，)", _b_doing_now),
+    Rule("zh.preference.happiest", "zh", "preference", 11130,
+         rf"(?:^|(?<=[，。！？,.!?\s]))(?P<obj>[{HAN}A-Za-z]{{2,6}}?)(?:是)?(?P<how>最快乐|最开心|最幸福|最治愈|最解压|最舒服|最爽)", _b_happiest),
+    Rule("zh.preference.dont_have", "zh", "preference", 11140,
+         rf"我(?:从来|基本|一般|完全|平时|从小就?|一直)?(?:都)?不(?P<v>吃|喝|碰)(?P<obj>(?![了的])[{HAN}A-Za-z]{{1,6}}?)"
+                + END + r"|的|了|，)", _b_dont_have),
+    Rule("zh.preference.cannot", "zh", "preference", 11150,
+         r"(?:突然|现在|已经|实在|真的|完全)(?P<v>吃|喝|看|听)不了" + OBJ, _b_cannot),
+    Rule("zh.preference.own", "zh", "preference", 11160,
+         r"(?P<v>喜欢|讨厌|热爱|受不了|不喜欢)(?:我|自己)的(?P<obj>工作|专业|职业|公司|工作环境)", _b_own),
+    Rule("zh.preference.dont_have.2", "zh", "preference", 11170,
+         rf"不(?:太|怎么|大|是很)?能(?P<v>吃|喝)(?P<obj>(?![了的])[{HAN}A-Za-z]{{1,6}}?)" + END + r"|的|了|，)", _b_dont_have),
+    Rule("zh.preference.dislike", "zh", "preference", 11180,
+         r"(?P<v>(?:从小(?:就)?|一直(?:都)?|天生|特别|很|超|最|好|非常|真的|有点)怕)" + OBJ, _b_dislike),
+    Rule("zh.preference.cannot.2", "zh", "preference", 11190,
+         TOPICAL + r"(?:真的|实在|已经|早就|再也|完全|根本|一点都|一点也)*(?P<v>看|吃|喝|听|玩|碰|接受)不了", _b_cannot),
+    Rule("zh.preference.tired", "zh", "preference", 11200,
+         TOPICAL + r"(?:真的|实在|已经|早就|都)*(?P<v>看|吃|听|玩|刷|追|喝)?腻了", _b_tired),
+    Rule("zh.preference.tired.2", "zh", "preference", 11210,
+         r"(?P<v>看|吃|听|玩|刷|追|喝)腻了" + OBJ, _b_tired),
+    Rule("zh.preference.stopped", "zh", "preference", 11220,
+         TOPICAL + rf"(?:已经|早就|现在|都|就|也|一点都|一点也|真的|完全)*不(?:再|想|想再)?(?P<v>{ZH_VERBS})了", _b_stopped),
+    Rule("zh.preference.not_lately", "zh", "preference", 11230,
+         TOPICAL + rf"(?:已经|早就|好久|很久|好几个月|好几年|一直)+没(?:再)?(?P<v>{ZH_VERBS})(?:过)?了", _b_not_lately),
+    Rule("zh.preference.stopped.2", "zh", "preference", 11240,
+         rf"(?:已经|早就|现在)*不再?(?P<v>{ZH_VERBS})" + OBJ + "了", _b_stopped),
+    Rule("zh.preference.stopped.3", "zh", "preference", 11250,
+         rf"(?:已经|早就|现在)*不(?P<how>怎么|太|大)(?P<v>{ZH_VERBS})" + OBJ + "了", _b_stopped),
+    Rule("zh.preference.my_life", "zh", "preference", 11260,
+         rf"对(?P<obj>[{HAN}A-Za-z]{{1,8}}?)(?:完全|根本|一点|简直)?(?:没有抵抗力|没抵抗力|上瘾|情有独钟|特别感兴趣|很感兴趣|着迷|毫无抵抗力)", _b_my_life),
+    Rule("zh.preference.quit", "zh", "preference", 11270,
+         r"(?P<v>戒了|戒掉了|放弃了|不再喜欢)" + OBJ, _b_quit),
+    Rule("zh.preference.quit.2", "zh", "preference", 11280,
+         r"(?:已经|早就)?(?P<v>戒)(?:掉)?" + OBJ.replace("(?P<obj>", "(?P<obj>(?!了)") + "了", _b_quit),
+    Rule("zh.preference.quit.3", "zh", "preference", 11290,
+         TOPICAL + r"(?:已经|早就)?(?P<v>戒了|卸载了|删了|退坑了|弃坑了|取关了|放弃了)", _b_quit),
+    Rule("zh.preference.doing_now.2", "zh", "preference", 11300,
+         rf"(?<![他她])我(?:现在)?(?:在|正在)(?P<v>学|练)(?P<obj>[{HAN}A-Za-z]{{2,6}}?)" + END + r"|了|呢|，|啦)", _b_doing_now),
+    Rule("zh.preference.never_again", "zh", "preference", 11310,
+         TOPICAL + rf"(?:死也|再也|绝对|永远|打死也)?不(?:会|想|敢)再?(?P<v>{ZH_VERBS}|坐|碰)了", _b_never_again),
+    Rule("zh.preference.dislike.2", "zh", "preference", 11320,
+         r"(?P<v>" + INTENS + r"(?:讨厌|不喜欢|不太喜欢|不爱吃|受不了|接受不了|害怕|最怕|反感))" + OBJ, _b_dislike),
+    Rule("zh.preference.like", "zh", "preference", 11330,
+         r"(?P<v>(?:超|超级|特别|非常|很|好|最|真的|巨)(?:迷|爱)(?![好情心人意])|" + INTENS
+                + r"(?:喜欢|热爱|爱吃|爱喝|爱看|爱玩|爱听|迷上了?|爱上了?|沉迷于?|痴迷于?))" + OBJ, _b_like),
+    Rule("zh.preference.my_life.2", "zh", "preference", 11340,
+         TOPICAL + r"(?:真的|简直|就|绝对)?是我的(?:命|最爱|心头好|本命|快乐源泉|精神食粮|白月光)", _b_my_life),
+    Rule("zh.preference.habit", "zh", "preference", 11350,
+         rf"(?:只要)?(?P<when>一(?:有空|休息|放假|下班|到周末|有时间|闲下来))(?:我)?就(?:会)?(?:去)?"
+                rf"(?P<obj>[{HAN}A-Za-z]{{2,8}}?)" + END + r"|了|，)", _b_habit),
 ]
