@@ -1,11 +1,14 @@
 """Rules as data: every rule is a record with an id, a language, a slot and an explicit priority."""
 from __future__ import annotations
 
+import re
 from datetime import date
 
 import pytest
 
+from memory.learn.rules import lexicon
 from memory.learn.rules.candidates import RULES, extract_candidates
+from memory.learn.rules.lexicon import LexiconError
 from memory.learn.rules.registry import LANGS, SLOTS, Rule, RuleError, check, compile_all
 
 
@@ -56,3 +59,32 @@ def test_duplicate_ids_priorities_and_malformed_records_are_refused():
 def test_the_table_rules_still_find_what_they_found():
     found = extract_candidates("My name is Alice and I work as a nurse. 我叫小林", None, date(2026, 11, 1))
     assert {c.topic for c in found} >= {"profile:name", "profile:job"}
+
+
+def test_lexicon_words_are_literal_in_the_patterns_they_join(tmp_path):
+    (tmp_path / "odd.txt").write_text("# words with regex characters\nc++\nfianc[ée]e?  # a comment\nnurse\nnurse practitioner\n",
+                                      encoding="utf-8")
+    ws = lexicon.words("odd", tmp_path)
+    assert ws == ("c++", "fianc[ée]e?", "nurse", "nurse practitioner")
+    alt = "|".join(re.escape(w) for w in sorted(ws, key=len, reverse=True))
+    rule = Rule("en.profile.job.odd", "en", "profile", 7, r"\bI'm\s+a\s+(?P<name>" + alt + r")(?=\s|$)", _b_name)
+    assert rule.compiled.search("I'm a nurse practitioner")["name"] == "nurse practitioner"
+    assert rule.compiled.search("I'm a fianc[ée]e? lol") and not rule.compiled.search("I'm a fiancee")
+
+
+def test_a_missing_empty_or_malformed_lexicon_fails_loudly_naming_it(tmp_path):
+    with pytest.raises(LexiconError, match="lexicon nowhere"):
+        lexicon.words("nowhere", tmp_path)
+    (tmp_path / "empty.txt").write_text("# only a comment\n\n", encoding="utf-8")
+    with pytest.raises(LexiconError, match="lexicon empty: no words"):
+        lexicon.words("empty", tmp_path)
+    (tmp_path / "tabs.txt").write_text("nurse\tteacher\n", encoding="utf-8")
+    with pytest.raises(LexiconError, match="lexicon tabs, line 1"):
+        lexicon.words("tabs", tmp_path)
+
+
+def test_every_shipped_lexicon_loads():
+    names = [p.stem for p in lexicon.LEXICON_DIR.glob("*.txt") if not p.stem.startswith("stopwords_")]
+    assert len(names) >= 20
+    for name in names:
+        assert lexicon.words(name)

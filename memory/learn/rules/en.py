@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from memory.learn.rules.apostrophes import loosen_apostrophes  # noqa: F401 - en_life reads it here
+from memory.learn.rules.lexicon import alternation, word_set
 from memory.learn.rules.common import activity_key, candidate, drop_fillers, norm_object, quote_for, third_person
 from memory.learn.rules.registry import Builder, Rule  # noqa: F401 - Builder: the other tables' type
 from memory.records import Candidate
@@ -27,72 +28,9 @@ BAD_OBJ = re.compile(
     r"people|everything|nothing|anything|everyone|everybody|someone|so|because|going|getting|having|"
     r"doing|here|there|the moon|me|us|one|a lot|lots|my job|work|the spot|on|by|at|in|for|with|"
     r"trying|caring|talking|thinking|feeling)\b", I)
-NAME_STOP = frozenset(
-    "ok okay fine good sorry back done here home free tired sure not so just still also really "
-    "actually gonna going excited american canadian british english chinese asian catholic christian "
-    "jewish muslim vegan vegetarian gay single married bi trans new old glad happy sad bored busy "
-    "sick late early ready in on at the a an very pretty kinda always never currently now from "
-    "working living moving trying learning obsessed over into out off up down later tomorrow anytime whenever "
-    "when if sometime maybe crazy every everyday back tonight again anything something names that this what "
-    "first last only italian mexican german french spanish japanese korean indian irish scottish welsh "
-    "australian brazilian filipino filipina vietnamese russian polish dutch swedish norwegian danish greek turkish "
-    "egyptian nigerian kenyan pakistani iranian persian israeli arab latino latina hispanic black white buddhist "
-    "hindu atheist mormon republican democrat autistic thai cuban colombian peruvian chilean argentinian "
-    "ukrainian portuguese african european american british".split())
-ENDEARMENTS = frozenset(
-    "buddy pal dude bro sweetie honey babe baby darling dear sir ma'am madam champ kiddo mate "
-    "friend sweetheart love hun hon boss chief kid sport girl boy man".split())
-JOBS = (
-    r"teacher|nurse|doctor|engineer|developer|programmer|designer|line cook|cook|sous chef|chef|"
-    r"accountant|lawyer|attorney|paralegal|barista|bartender|server|waiter|waitress|cashier|manager|"
-    r"analyst|consultant|writer|journalist|editor|artist|musician|pharmacist|therapist|counselor|"
-    r"dentist|hygienist|vet|veterinarian|vet tech|mechanic|electrician|plumber|carpenter|driver|pilot|"
-    r"paramedic|emt|firefighter|police officer|cop|scientist|researcher|professor|lecturer|librarian|"
-    r"clerk|receptionist|assistant|intern|freelancer|photographer|architect|recruiter|marketer|"
-    r"salesperson|sales rep|janitor|caregiver|nanny|tutor|coach|personal trainer|trainer|surgeon|"
-    r"midwife|social worker|data scientist|product manager|student|grad student|phd student|postdoc|"
-    r"resident|technician|contractor|translator|interpreter|animator|illustrator|baker|butcher|"
-    r"farmer|soldier|sergeant|officer|dispatcher|secretary|bookkeeper|auditor|banker|trader|"
-    r"realtor|agent|chemist|biologist|physicist|economist|psychologist|psychiatrist|physician|"
-    r"optometrist|radiologist|ux designer|web developer|software engineer|sysadmin|streamer|security guard|guard|"
-    r"cna|nurse's aide|home health aide|aide|receptionist|flight attendant|stewardess|machinist|welder|lab tech|"
-    r"graphic designer|copywriter|bartender|bouncer|lifeguard|mail carrier|postman|custodian|cleaner|"
-    r"stay-at-home mom|stay-at-home dad|stay-at-home parent|stay at home mom|stay at home dad|homemaker|housewife|"
-    r"househusband|retiree|mechanic|courier|landscaper|roofer|nursery worker|warehouse worker|practitioner|"
-    r"nurse practitioner|physician assistant|dental assistant|medical assistant|paramedic|instructor|educator|"
-    r"coordinator|administrator|specialist|supervisor|advisor|adviser|associate|representative|operator|inspector|"
-    r"planner|strategist|executive|founder|co-founder|entrepreneur|dispatcher|paralegal|sous-chef|"
-    r"youtuber|influencer|actor|actress|dancer|singer|producer|director|stylist|hairdresser|barber|"
-    r"tattoo artist|housekeeper|teaching assistant|preschool teacher|delivery driver|courier|RN|LPN|registered nurse|"
-    r"UX researcher|user researcher|data engineer|QA engineer|tester|"
-    r"ux writer|content writer|technical writer|content creator|copy editor|proofreader|reporter|podcaster|radio host|"
-    r"sound engineer|audio engineer|video editor|cinematographer|camera operator|makeup artist|nail tech|esthetician|"
-    r"cosmetologist|massage therapist|florist|jeweler|tailor|seamstress|locksmith|hvac tech|hvac technician|pipefitter|"
-    r"bricklayer|stonemason|handyman|forklift driver|truck driver|trucker|bus driver|air traffic controller|"
-    r"flight instructor|deckhand|fisherman|rancher|park ranger|zookeeper|dog groomer|groomer|dog walker|pet sitter|"
-    r"vet assistant|lab technician|microbiologist|geologist|astronomer|mathematician|statistician|epidemiologist|"
-    r"archaeologist|historian|curator|archivist|tour guide|travel agent|concierge|hostess|factory worker|"
-    r"store manager|shift manager|shift supervisor|assistant manager|general manager|busser|dishwasher|prep cook|"
-    r"pastry chef|caterer|sommelier|brewer|substitute teacher|teacher's aide|paraprofessional|school counselor|"
-    r"principal|vice principal|adjunct|adjunct professor|research assistant|lab manager|clinical researcher|"
-    r"nurse anesthetist|surgical tech|scrub tech|detective|sheriff|deputy|corrections officer|probation officer|"
-    r"ski instructor|swim coach|au pair|babysitter|daycare worker|childcare worker|caseworker|case manager|chaplain|"
-    r"pastor|priest|rabbi|urban planner|civil engineer|mechanical engineer|electrical engineer|chemical engineer|"
-    r"structural engineer|aerospace engineer|biomedical engineer|machine learning engineer|ml engineer|data analyst|"
-    r"business analyst|network engineer|systems administrator|database administrator|devops engineer|"
-    r"frontend developer|backend developer|full stack developer|game developer|game designer|project manager|"
-    r"program manager|scrum master|actuary|underwriter|claims adjuster|loan officer|financial advisor|CPA|"
-    r"bank teller|teller|mortgage broker|stockbroker|insurance agent|real estate agent|property manager|event planner|"
-    r"wedding planner|interior designer|fashion designer|ui designer|product designer|web designer|art director|"
-    r"creative director|publicist|social media manager|community manager|marketing manager|account manager|"
-    r"account executive|sales associate|retail associate|customer service rep|call center agent|support agent|"
-    r"virtual assistant|executive assistant|office manager|court reporter|public defender|prosecutor|legal assistant|"
-    r"speech pathologist|speech therapist|occupational therapist|physical therapist|respiratory therapist|"
-    r"physiotherapist|radiographer|radiology tech|x-ray tech|ultrasound tech|sonographer|phlebotomist|dietitian|"
-    r"nutritionist|chiropractor|optician|audiologist|anesthesiologist|pediatrician|cardiologist|dermatologist|"
-    r"oncologist|neurologist|doula|orderly|pharmacy tech|pharmacy technician|dental hygienist|orthodontist|"
-    r"ophthalmologist|med student|nursing student|law student|medical student|ER nurse|ICU nurse|travel nurse"
-)
+NAME_STOP = word_set("en_name_stop")
+ENDEARMENTS = word_set("en_endearments")
+JOBS = alternation("en_jobs", longest_first=True)
 TEACH_SUBJECTS = (r"chem(?:istry)?|bio(?:logy)?|physics|math|maths|english|history|science|art|music|spanish|french|german|"
                   r"latin|pe|gym|band|drama|econ(?:omics)?|civics|geography|computer\s+science|cs|social\s+studies|ela|reading|"
                   r"theater|theatre|ceramics|choir|health|algebra|geometry|calculus|stats|statistics|psych(?:ology)?")
@@ -104,30 +42,11 @@ TEACH_LEVELS = (r"(?:kindergarten|preschool|elementary(?: school)?|middle school
                 r"\d+(?:st|nd|rd|th) grade|first grade|second grade|third grade|fourth grade|fifth grade|"
                 r"sixth grade|special ed(?:ucation)?|esl|math|science|english|history|art|music|"
                 r"chemistry|biology|physics|spanish|french|pe|yoga|piano|swimming")
-RELATIONS = (r"best friend|bestie|girlfriend|boyfriend|partner|fianc[ée]e?|husband|wife|spouse|"
-             r"roommate|flatmate|friend|sister|brother|sis|bro|mom|mum|mother|dad|father|son|daughter|"
-             r"grandma|grandpa|grandmother|grandfather|granny|nana|lola|lolo|aunt|uncle|cousin|niece|"
-             r"nephew|boss|coworker|co-worker|colleague|therapist|mentor|stepmom|stepdad|baby|kid|ex|"
-             r"neighbor|neighbour|next-door neighbor|next door neighbor|landlord|landlady|classmate|teammate|bandmate|"
-             r"housemate|stepsister|stepbrother|stepson|stepdaughter|half-sister|half-brother|godmother|godfather|"
-             r"godson|goddaughter|grandson|granddaughter|mother-in-law|father-in-law|sister-in-law|brother-in-law|"
-             r"twin|twin sister|twin brother|bff|ex-wife|ex-husband|ex-girlfriend|ex-boyfriend|hubby|wifey|childhood friend|"
-             r"college roommate|old roommate|lab partner|study buddy|gym buddy|pen pal|penpal|tutor|sponsor|godparent")
-PETS = (r"cat|dog|puppy|kitten|kitty|pup|bunny|rabbit|hamster|parrot|bird|fish|turtle|horse|guinea pig|lizard|snake|"
-        r"golden retriever|retriever|labrador|lab|poodle|husky|corgi|beagle|pug|terrier|german shepherd|shepherd|"
-        r"bulldog|dachshund|chihuahua|border collie|collie|greyhound|tabby|siamese|ferret|gecko|cockatiel|budgie")
+RELATIONS = alternation("en_relations", longest_first=True)
+PETS = alternation("en_pets", longest_first=True)
 
 
-def longest_first(alternation: str) -> str:
-    """A regex alternation reordered so longer words win ("nurse practitioner" before "nurse")."""
-    return "|".join(sorted(set(alternation.split("|")), key=len, reverse=True))
-
-
-JOBS, RELATIONS, PETS = longest_first(JOBS), longest_first(RELATIONS), longest_first(PETS)
-MOODS = (r"isolated|lonely|alone|stressed(?: out)?|anxious|depressed|overwhelmed|burnt out|burned out|"
-         r"exhausted|miserable|heartbroken|hopeless|drained|empty|numb|unmotivated|burnt-out|homesick|insecure|"
-         r"nervous|worried|frustrated|upset|devastated|crushed|gutted|discouraged|defeated|restless|on edge|"
-         r"grieving|ashamed|jealous|fried|wiped out|run down|stretched thin|antsy|panicky")
+MOODS = alternation("en_moods")
 STYLE_TOPICS = [
     (r"question", "questions"), (r"emoji|emoticon|smiley", "emoji"),
     (r"joke|jok|humou?r|funny|puns?\b|sarcas|banter|playful", "humor"),

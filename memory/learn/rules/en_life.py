@@ -10,6 +10,7 @@ import re
 from datetime import date
 
 from memory.dates import find_dates
+from memory.learn.rules.lexicon import word_set
 from memory.learn.rules.common import ACTIVITIES, activity_key, candidate, drop_fillers, norm_object, third_person
 from memory.learn.rules.en import OBJ, PETS, RELATIONS, I, _ok_obj, _q, loosen_apostrophes
 from memory.learn.rules.en_social import NOT_NAMES, _predicate
@@ -244,8 +245,7 @@ FALLOUT = loosen_apostrophes(FALLOUT[:-1] + r"|(?:he|she|they)\s+cheated\s+on\s+
                                                 r"\s*(?:between\s+us)?(?=\s*[.!]|$))")
 SUBJECT_VERB = (r"(?:just\s+|totally\s+|literally\s+|basically\s+)?(?:moved|threw|lied|stole|cheated|ghosted|blocked|betrayed|left|said|"
                 r"told|took|broke|stopped|started|never|always|keeps|kept|got|has|had|is|was|and\s+I)\b")
-STARTERS = frozenset("I Ok Okay So Yeah Yes No Honestly Anyway Today Yesterday Also And But Well Oh Ugh Lol Omg Sorry Thanks Hey Hi "
-                     "Hello My The This That It He She They We You Just Then Now Lately Apparently Basically Literally".split())
+STARTERS = word_set("en_sentence_starters")
 LIFE_NEWS = (r"(?:just\s+)?(?:passed\s+away|died|was\s+put\s+down|had\s+to\s+be\s+put\s+(?:down|to\s+sleep)|crossed\s+the\s+rainbow\s+bridge|"
              r"is\s+in\s+(?:the\s+)?hospital|was\s+(?:rushed|taken)\s+to\s+(?:the\s+)?(?:hospital|vet|ER)|(?:got|was)\s+diagnosed\s+with\s+"
              r"[\w\s]{2,20}?|is\s+(?:really\s+)?sick|has\s+cancer)")

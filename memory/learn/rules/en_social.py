@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 
+from memory.learn.rules.lexicon import word_set
 from memory.learn.rules.common import candidate, drop_fillers, norm_object, third_person
 from memory.learn.rules.en import ADV, JOBS, MOODS, OBJ, PETS, RELATIONS, I, _ok_obj, _q
 from memory.learn.rules.registry import Rule
@@ -403,9 +404,7 @@ REL_LEAD = (r"(?i:\b(?:my|our)\s+(?:(?:older|younger|little|big|baby|twin|new|ol
             r"black|white|orange|grey|gray|fluffy|tiny|golden)\s+)*)")
 NAME = r"(?P<name>[A-ZÀ-Ö][a-zß-öø-ÿ]+(?:-[A-Z][a-z]+)?)(?![\w'’]\w|[\w])"
 TIME_TAIL = re.compile(r"\s+(?:this|last)\s+(?:week|month|year)$|\s+(?:lately|recently|today|yesterday)$", I)
-NOT_NAMES = frozenset("Mom Mum Dad Mother Father Grandma Grandpa Sis Bro God Jesus Monday Tuesday Wednesday "
-                      "Thursday Friday Saturday Sunday January February March April June July August September "
-                      "October November December Christmas Easter I".split())
+NOT_NAMES = word_set("en_not_names")
 
 
 def _predicate(rest: str) -> str:
@@ -541,7 +540,7 @@ def _reason(sentence: str) -> str:
     return f"about {third_person(drop_fillers(cause['c']))}" if cause else ""
 
 
-LIGHT_MOODS = frozenset("nervous worried frustrated upset antsy restless jealous panicky on edge".split(" "))
+LIGHT_MOODS = word_set("en_light_moods")
 WEIGHTY = re.compile(r"\b(?:" + RELATIONS + "|" + PETS + r")s?\b|\b(?:work|job|boss|career|school|class|exam|test|interview|surgery|"
                      r"diagnos\w*|results?|appointment|move|moving|wedding|merger|layoffs?|laid\s+off|money|rent|bills|health|"
                      r"doctor|hospital|court|visa|deadline|thesis|presentation|review|promotion|future|life|kids?|baby|pregnan\w*)\b", I)

@@ -8,14 +8,14 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from memory.learn.rules.lexicon import alternation
 from memory.learn.rules.common import candidate, clause_at, clauses, quote_for, sentences
 from memory.learn.rules.zh import BAD_NAME, HAN, JOB_SUFFIX, NAME, PETS, RELS, SURNAMES, _q
 from memory.learn.rules.zh import zh_note as zh_clean  # zh_clean without "妹妹妹"
 from memory.learn.rules.registry import Rule
 from memory.records import Candidate
 
-FAMILY = (r"男朋友|女朋友|男友|女友|老公|老婆|丈夫|妻子|对象|姐姐|妹妹|哥哥|弟弟|妈妈|爸爸|儿子|女儿|爷爷|奶奶|外公|外婆|"
-          r"姐|妹|哥|弟|妈|爸")  # close family: "我朋友是医生" is small talk about someone else
+FAMILY = alternation("zh_family")
 KIN_FULL = {"姐": "姐姐", "妹": "妹妹", "哥": "哥哥", "弟": "弟弟", "妈": "妈妈", "爸": "爸爸"}
 NEWS = (r"生了|怀孕|结婚|去世|走了|住院|生病|手术|离婚|确诊|退休|吵了|吵架|闹翻|冷战|出国|考上|毕业|分手|病了|过世|"
         r"身体不(?:太|是很)?好|身体出了?问题|不舒服|查出|骨折|摔(?:了|倒)|进了?医院|出事|失业|被裁|辞职|"
@@ -167,7 +167,7 @@ REDUP_WORDS = "天常刚偷好慢悄默每渐稍早久时处样整足明往仅�
 NICK = (rf"(?P<n>(?:小|阿)[{HAN}]{{1,2}}?|阿[A-Za-z]{{2,10}}|[A-Z][a-z]{{1,10}}|(?P<dup>(?![{REDUP_WORDS}])[{HAN}])(?P=dup))"
         rf"(?=[{HAN}，。！？,.!?\s（(]|$)")
 GROUP = r"我们(?:组|小组|部门|公司|办公室|团队|项目组|科室|单位|班|宿舍|寝室)(?:里|里面)?的?"
-COLLEAGUE = r"同事|领导|上司|组长|主管|经理|师傅|师父|搭档|同学|室友|舍友|邻居|朋友|好朋友|好友|闺蜜|发小|兄弟|哥们|学长|学姐"
+COLLEAGUE = alternation("zh_colleagues")
 PEOPLE_RULES: list[Rule] = [
     Rule("zh.relationship.breakup", "zh", "relationship", 12000,
          rf"(?:我)?(?:和|跟)(?:{RELS})?(?P<n>(?:小|阿|老)[{HAN}]{{1,2}}?|[{HAN}]{{2}}?)(?:已经|早就|终于|正式|刚|上周|昨天)?"
