@@ -1,7 +1,8 @@
 """The precise half of extraction: bilingual rules that turn a user message into memory candidates.
 
-`extract_candidates` runs the English and Chinese rule tables (`en`, `en_social`, `en_life`, `zh`,
-`zh_social`, `events` beside this module), upgrades facts the user asked to be remembered ("remember that…",
+`extract_candidates` runs every `Rule` of the languages in the message in priority order (tables `en`,
+`en_work`, `en_feedback`, `en_social`, `en_life`, `zh`, `zh_likes`, `zh_social`, `events` beside this module;
+word lists in `memory/learn/lexicon/`), upgrades facts the user asked to be remembered ("remember that…",
 "记住…") to `source="explicit"`, merges facts that belong together (a new name and the old one it
 replaces, a night job and the sleep schedule it explains) and keeps one candidate per topic.
 Only the user's words are read: the assistant's message is context and never a source of facts.
@@ -14,21 +15,24 @@ from datetime import date
 
 from memory.dates import find_dates
 from memory.learn.rules import en as rules_en
+from memory.learn.rules import en_feedback as rules_en_feedback
 from memory.learn.rules import en_life as rules_en_life
 from memory.learn.rules import en_social as rules_en_social
+from memory.learn.rules import en_work as rules_en_work
+from memory.learn.rules import events as rules_events
 from memory.learn.rules import zh as rules_zh
+from memory.learn.rules import zh_likes as rules_zh_likes
 from memory.learn.rules import zh_social as rules_zh_social
 from memory.learn.rules.common import candidate, has_cjk, norm_object, third_person, zh_clean
-from memory.learn.rules import events as rules_events
 from memory.learn.rules.registry import Rule, check
 from memory.records import Candidate
 
 # Every rule of every table, in the order of their priorities (checked: ids and priorities unique).
 RULES: list[Rule] = check(
-    rules_en.PROFILE_RULES + rules_en.FEEDBACK_RULES + rules_en_social.PREFERENCE_RULES + rules_en_social.PEOPLE_RULES
+    rules_en.PROFILE_RULES + rules_en_work.WORK_RULES + rules_en_feedback.FEEDBACK_RULES + rules_en_social.PREFERENCE_RULES + rules_en_social.PEOPLE_RULES
     + rules_en_social.MOOD_RULES + rules_en_life.ROUTINE_RULES + rules_en_life.LIFE_RULES + rules_en_life.PEOPLE_RULES
     + rules_en_life.MORE_PROFILE_RULES + rules_en_life.HOME_RULES + rules_en_life.PERSON_EVENT_RULES + rules_en_life.SCAN_RULES
-    + rules_zh.PROFILE_RULES + rules_zh.PREFERENCE_RULES + rules_zh_social.PEOPLE_RULES + rules_zh_social.MOOD_RULES
+    + rules_zh.PROFILE_RULES + rules_zh_likes.PREFERENCE_RULES + rules_zh_social.PEOPLE_RULES + rules_zh_social.MOOD_RULES
     + rules_zh_social.SCAN_RULES + rules_events.SCAN_RULES)
 EXPLICIT_EN = re.compile(
     r"(?:^|[.!?]\s*|,\s*)(?:please\s+|pls\s+|also\s+|and\s+|oh\s+)?(?:remember\s+(?:that\b|this\b|:)|remember(?=\s+(?:my|I|I'm|I've)\b)|"

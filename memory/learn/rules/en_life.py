@@ -10,11 +10,12 @@ import re
 from datetime import date
 
 from memory.dates import find_dates
-from memory.learn.rules.lexicon import word_set
+from memory.learn.rules.apostrophes import loosen_apostrophes
 from memory.learn.rules.common import ACTIVITIES, activity_key, candidate, drop_fillers, norm_object, third_person
-from memory.learn.rules.en import OBJ, PETS, RELATIONS, I, _ok_obj, _q, loosen_apostrophes
+from memory.learn.rules.en import OBJ, PETS, RELATIONS, I, _ok_obj, _q
 from memory.learn.rules.en_social import NOT_NAMES, _predicate
 from memory.learn.rules.events import EVENT_EN
+from memory.learn.rules.lexicon import word_set
 from memory.learn.rules.registry import Rule
 from memory.records import Candidate
 

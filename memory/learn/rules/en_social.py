@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import re
 
-from memory.learn.rules.lexicon import word_set
 from memory.learn.rules.common import candidate, drop_fillers, norm_object, third_person
 from memory.learn.rules.en import ADV, JOBS, MOODS, OBJ, PETS, RELATIONS, I, _ok_obj, _q
+from memory.learn.rules.lexicon import word_set
 from memory.learn.rules.registry import Rule
 from memory.records import Candidate
 

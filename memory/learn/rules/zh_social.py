@@ -8,11 +8,11 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from memory.learn.rules.lexicon import alternation
 from memory.learn.rules.common import candidate, clause_at, clauses, quote_for, sentences
+from memory.learn.rules.lexicon import alternation
+from memory.learn.rules.registry import Rule
 from memory.learn.rules.zh import BAD_NAME, HAN, JOB_SUFFIX, NAME, PETS, RELS, SURNAMES, _q
 from memory.learn.rules.zh import zh_note as zh_clean  # zh_clean without "妹妹妹"
-from memory.learn.rules.registry import Rule
 from memory.records import Candidate
 
 FAMILY = alternation("zh_family")
