@@ -88,3 +88,24 @@ def test_every_shipped_lexicon_loads():
     assert len(names) >= 20
     for name in names:
         assert lexicon.words(name)
+
+
+def test_each_rule_candidate_names_its_rule_and_priority():
+    found = extract_candidates("My name is Alice. remember that the spare key is under the mat", None, date(2026, 11, 1))
+    origins = {c.content: c.origin for c in found}
+    by_id = {r.id: r for r in RULES}
+    name = origins["Name is Alice"]
+    assert name == f"rule:en.profile.name,priority={by_id['en.profile.name'].priority}"
+    assert origins["The spare key is under the mat"] == "rule:en.explicit.remember"
+
+
+def test_memory_extract_json_names_the_rule_or_the_classifier_with_scores(cli):
+    """`companion memory extract --json`: a rule candidate names its rule id and priority; a clause only
+    the trained classifier catches names the classifier with its scores."""
+    def written(text):
+        return cli.json("memory", "extract", text, "--json", "--dry-run", "--no-model", today="2026-11-02")["written"]
+    rule = written("My name is Alice")
+    assert [w["origin"] for w in rule] == ["rule:en.profile.name,priority=1000"]
+    assert rule[0]["content"] == "Name is Alice" and {"id", "category", "action", "status"} <= set(rule[0])
+    learned = written("living way out in rural Montana these days")
+    assert learned and all(w["origin"].startswith("classifier:worth=") and "polarity=" in w["origin"] for w in learned)

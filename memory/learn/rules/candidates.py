@@ -42,6 +42,8 @@ EXPLICIT_EN = re.compile(
 EXPLICIT_ZH = re.compile(r"(?:请|你)?(?:要)?(?:记住|(?<![我还都不也])记得|别忘了|不要忘了|帮我记一下|帮我记住|记一下|记下来)"
                          r"(?:了)?[：:，,]?\s*(?P<body>[^。！？!?\n]+)")
 EXPLICIT_CONFIDENCE = 0.95
+# A remembered fact no rule recognised is kept by the "remember that…" trigger itself, named like a rule.
+EXPLICIT_ORIGIN = {"en": "rule:en.explicit.remember", "zh": "rule:zh.explicit.remember"}
 
 
 def extract_candidates(user_text: str, assistant_text: str | None, today: date) -> list[Candidate]:
@@ -105,7 +107,8 @@ def _fallback(body: str, today: date) -> Candidate:
                 "preference" if re.search(r"\b(?:love|like|hate|enjoy|favou?rite)|喜欢|讨厌|爱", body, re.I) else
                 "relationship" if re.search(rules_en.RELATIONS + r"|" + rules_zh.RELS, body, re.I) else "profile")
     c = candidate(category, content, body, f"{category}:{norm_object(content)[:40]}")
-    return replace(c, source="explicit", confidence=EXPLICIT_CONFIDENCE, importance=min(1.0, c.importance + 0.1))
+    return replace(c, source="explicit", confidence=EXPLICIT_CONFIDENCE, importance=min(1.0, c.importance + 0.1),
+                   origin=EXPLICIT_ORIGIN["zh" if has_cjk(body) else "en"])
 
 
 def _en_third_person(body: str) -> str:

@@ -9,7 +9,7 @@ cheap; a pattern that does not compile raises `RuleError` naming the rule.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from functools import cached_property
 from typing import Callable, Iterable, Iterator
@@ -53,16 +53,21 @@ class Rule:
         except re.error as exc:
             raise RuleError(f"rule {self.id}: pattern does not compile: {exc}") from exc
 
+    @property
+    def origin(self) -> str:
+        """What a candidate of this rule says about where it came from ("rule:en.profile.name,priority=1000")."""
+        return f"rule:{self.id},priority={self.priority}"
+
     def candidates(self, text: str, today: date) -> Iterator[Candidate]:
-        """The candidates this rule finds in the user's text."""
+        """The candidates this rule finds in the user's text, each naming the rule as its origin."""
         if self.scan is not None:
-            yield from self.scan(text, today)
-            return
-        assert self.build is not None
-        for m in self.compiled.finditer(text):
-            c = self.build(m, text)
+            found: Iterable[Candidate | None] = self.scan(text, today)
+        else:
+            assert self.build is not None
+            found = (self.build(m, text) for m in self.compiled.finditer(text))
+        for c in found:
             if c is not None:
-                yield c
+                yield replace(c, origin=self.origin)
 
 
 def check(rules: Iterable[Rule]) -> list[Rule]:
@@ -81,6 +86,11 @@ def check(rules: Iterable[Rule]) -> list[Rule]:
             raise RuleError(f"rules {seen_prio[r.priority].id} and {r.id} share priority {r.priority}")
         seen_ids[r.id], seen_prio[r.priority] = r, r
     return out
+
+
+def is_rule_origin(origin: str) -> bool:
+    """True for a candidate a rule proposed ("rule" or "rule:<id>,priority=<n>"), not the classifier or the model."""
+    return origin == "rule" or origin.startswith("rule:")
 
 
 def compile_all(rules: Iterable[Rule]) -> None:
