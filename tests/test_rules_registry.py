@@ -70,6 +70,8 @@ def test_lexicon_words_are_literal_in_the_patterns_they_join(tmp_path):
     rule = Rule("en.profile.job.odd", "en", "profile", 7, r"\bI'm\s+a\s+(?P<name>" + alt + r")(?=\s|$)", _b_name)
     assert rule.compiled.search("I'm a nurse practitioner")["name"] == "nurse practitioner"
     assert rule.compiled.search("I'm a fianc[ée]e? lol") and not rule.compiled.search("I'm a fiancee")
+    spaced = lexicon.alternation("en_sports_and_games", space=r"\s+")
+    assert re.fullmatch(f"(?:{spaced})", "table \t tennis") and re.fullmatch(f"(?:{spaced})", "d&d")
 
 
 def test_a_missing_empty_or_malformed_lexicon_fails_loudly_naming_it(tmp_path):

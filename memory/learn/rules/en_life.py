@@ -15,7 +15,7 @@ from memory.learn.rules.common import ACTIVITIES, activity_key, candidate, drop_
 from memory.learn.rules.en import OBJ, PETS, RELATIONS, I, _ok_obj, _q
 from memory.learn.rules.en_social import NOT_NAMES, _predicate
 from memory.learn.rules.events import EVENT_EN
-from memory.learn.rules.lexicon import word_set
+from memory.learn.rules.lexicon import alternation, word_set
 from memory.learn.rules.registry import Rule
 from memory.records import Candidate
 
@@ -133,10 +133,8 @@ def _b_condition(m: re.Match, text: str) -> Candidate | None:
     return candidate("mood", f"Has {drop_fillers(span)}{note}", _q(m, text), "relationship:mood")
 
 
-INSTRUMENTS = (r"guitar|electric\s+guitar|bass|bass\s+guitar|piano|keys|keyboard|drums|violin|viola|cello|ukulele|uke|saxophone|sax|"
-               r"flute|trumpet|clarinet|harp|banjo|trombone|accordion|harmonica")
-SPORTS = (r"tennis|soccer|football|basketball|volleyball|badminton|golf|hockey|baseball|softball|rugby|cricket|pickleball|squash|"
-          r"table\s+tennis|ping\s+pong|chess|poker|d&d|dnd|dungeons\s+and\s+dragons|video\s+games|water\s+polo|ultimate\s+frisbee|darts|pool")
+INSTRUMENTS = alternation("en_instruments", space=r"\s+")
+SPORTS = alternation("en_sports_and_games", space=r"\s+")
 
 
 def _b_plays(m: re.Match, text: str) -> Candidate | None:

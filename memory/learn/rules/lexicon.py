@@ -43,10 +43,12 @@ def word_set(name: str, fold: bool = False) -> frozenset[str]:
     return frozenset(w.lower() for w in words(name)) if fold else frozenset(words(name))
 
 
-def alternation(name: str, longest_first: bool = False) -> str:
-    """The words as a regex alternation ("nurse|teacher|…"), escaped; `longest_first` puts a longer
-    word before any shorter one ("nurse practitioner" before "nurse")."""
+def alternation(name: str, longest_first: bool = False, space: str | None = None) -> str:
+    r"""The words as a regex alternation ("nurse|teacher|…"), escaped; `longest_first` puts a longer
+    word before any shorter one ("nurse practitioner" before "nurse"); `space` is the regex a space
+    inside a phrase stands for (r"\s+": "table tennis" also reads "table  tennis")."""
     ws = list(words(name))
     if longest_first:
         ws.sort(key=len, reverse=True)
-    return "|".join(re.escape(w) for w in ws)
+    escaped = (re.escape(w) for w in ws)
+    return "|".join(e.replace("\\ ", space) if space else e for e in escaped)

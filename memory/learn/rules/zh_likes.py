@@ -7,6 +7,7 @@ from dataclasses import replace
 import rjieba
 
 from memory.learn.rules.common import candidate, clause_at, norm_object, sentences
+from memory.learn.rules.lexicon import alternation
 from memory.learn.rules.registry import Rule
 from memory.learn.rules.zh import (
     END,
@@ -220,15 +221,15 @@ def _b_quit(m: re.Match, text: str) -> Candidate | None:
 
 
 INTENS = r"(?:超|超级|特别|非常|很|好|最|真的|巨|还挺|挺)?"
-ZH_VERBS = r"练|玩|看|吃|喝|听|追|学|打|跑|去|弹|画|跳|刷"
+ZH_VERBS = alternation("zh_hobby_verbs")
 LEISURE = (r"打游戏|玩游戏|打(?:篮球|羽毛球|乒乓球|网球|排球|台球|麻将|牌)|踢(?:足球|球)|追剧|刷剧|看剧|看书|看小说|看电影|看动漫|看番|"
            r"刷抖音|刷视频|健身|撸铁|跑步|游泳|爬山|徒步|骑车|骑行|钓鱼|画画|弹(?:吉他|钢琴|琴)|练(?:瑜伽|字|琴|舞)|跳舞|逛街|做饭|烘焙|"
            r"拍照|露营|滑雪|冲浪|攀岩|下棋|唱歌|K歌|听歌|宅(?:在)?家|不出门|睡懒觉|遛狗|打球|练琴")
 HABIT_TIME = (r"(?:每天|每个?周末|每周|平时|周末|晚上|早上)(?:下班后?|下班以后|放学后?|回家后?)?|下班后?|下班以后|下班回家后?|放学后|"
               r"有空(?:的时候)?|没事(?:的时候)?|休息(?:的时候)?|空闲时间|闲下来")
 HABIT_ADV = r"(?:一般|通常|经常|基本上?|都|总是|习惯|喜欢|爱|会|常常|老是)"
-UNFAN = r"脱粉|粉转路|粉转黑|爬墙|退坑|退圈|弃坑|取关|回踩"
-FAN = r"铁粉|死忠粉|忠实粉丝|脑残粉|老粉|真爱粉|头号粉丝|粉丝|迷妹|迷弟|忠粉|骨灰粉|歌迷|球迷|影迷|书迷|剧迷"
+UNFAN = alternation("zh_unfan")
+FAN = alternation("zh_fans")
 PREFERENCE_RULES: list[Rule] = [
     Rule("zh.preference.favourite", "zh", "preference", 11000,
          rf"(?<![你他她])(?:我)?(?:最|超级?|特别)(?:喜欢|爱)的(?P<kind>(?:(?!就)[{HAN}]){{1,5}}?)(?:是|就是|[：:])\s*"
