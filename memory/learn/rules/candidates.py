@@ -29,8 +29,8 @@ from memory.records import Candidate
 
 # Every rule of every table, in the order of their priorities (checked: ids and priorities unique).
 RULES: list[Rule] = check(
-    rules_en.PROFILE_RULES + rules_en_work.WORK_RULES + rules_en_feedback.FEEDBACK_RULES + rules_en_social.PREFERENCE_RULES + rules_en_social.PEOPLE_RULES
-    + rules_en_social.MOOD_RULES + rules_en_life.ROUTINE_RULES + rules_en_life.LIFE_RULES + rules_en_life.PEOPLE_RULES
+    rules_en.PROFILE_RULES + rules_en_work.WORK_RULES + rules_en_feedback.FEEDBACK_RULES + rules_en_social.PREFERENCE_RULES
+    + rules_en_social.PEOPLE_RULES + rules_en_social.MOOD_RULES + rules_en_life.ROUTINE_RULES + rules_en_life.LIFE_RULES + rules_en_life.PEOPLE_RULES
     + rules_en_life.MORE_PROFILE_RULES + rules_en_life.HOME_RULES + rules_en_life.PERSON_EVENT_RULES + rules_en_life.SCAN_RULES
     + rules_zh.PROFILE_RULES + rules_zh_likes.PREFERENCE_RULES + rules_zh_social.PEOPLE_RULES + rules_zh_social.MOOD_RULES
     + rules_zh_social.SCAN_RULES + rules_events.SCAN_RULES)
@@ -248,7 +248,7 @@ def _drop_echoes(found: list[Candidate]) -> list[Candidate]:
 
 
 def _one_per_topic(found: list[Candidate]) -> list[Candidate]:
-    """Keep the first candidate of each topic (rule tables are ordered most specific first)."""
+    """Keep the first candidate of each topic (rules run by priority, the most specific first)."""
     seen: set[str] = set()
     out = []
     for c in found:
