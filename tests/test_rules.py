@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import sys
 from datetime import date
 from pathlib import Path
@@ -81,7 +82,7 @@ def test_extracts_the_fact(text, category, words, topic, polarity):
     c = find(kept(text), category, *words)
     assert (c.topic, c.polarity) == (topic, polarity)
     assert c.quote in text
-    assert c.source == "stated" and c.origin == "rule"
+    assert c.source == "stated" and re.fullmatch(r"rule:(?:en|zh)\.[a-z]+\.[a-z_]+(?:\.\d+)?,priority=\d+", c.origin)
 
 
 # (message, today, category, ISO date, words) — relative dates become absolute, the wording goes
@@ -444,7 +445,7 @@ def test_a_model_duplicate_of_a_rule_fact_is_dropped():
     cands = extract_candidates(text, None, TODAY) + [
         Candidate("profile", "Works as a line cook at Rosie's diner", text, origin="model")]
     good, rejected = validate(cands, text, None, TODAY)
-    assert len(good) == 1 and good[0].origin == "rule" and rejected
+    assert len(good) == 1 and good[0].origin.startswith("rule:en.profile.") and rejected
 
 
 @pytest.mark.parametrize("text,category,words", [

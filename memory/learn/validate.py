@@ -14,6 +14,7 @@ from memory.dates import absolutize
 from memory.learn.guard import instruction_reason, trivia_reason
 from memory.learn.rules.en import MOODS, PETS, RELATIONS, STYLE_NOUN
 from memory.learn.rules.events import EVENT_EN, EVENT_ZH
+from memory.learn.rules.registry import is_rule_origin
 from memory.learn.rules.zh import PETS as PETS_ZH
 from memory.learn.rules.zh import RELS as RELS_ZH
 from memory.learn.rules.zh_social import MOOD as MOOD_ZH
@@ -57,7 +58,7 @@ def validate(candidates: list[Candidate], user_text: str, assistant_text: str | 
     rejected: list[Rejection] = []
     attack = instruction_reason(user_text)
     message_trivia = trivia_reason(user_text)
-    ordered = sorted(candidates, key=lambda c: c.origin != "rule")  # rules first: the model may only add
+    ordered = sorted(candidates, key=lambda c: not is_rule_origin(c.origin))  # rules first: the model may only add
     for cand in ordered:
         reason = _check(cand, user_text, assistant_text, attack, message_trivia)
         if reason is None:
@@ -85,11 +86,11 @@ def _check(c: Candidate, user_text: str, assistant_text: str | None, attack: str
         return own
     if message_trivia:
         return f"not worth storing: {message_trivia}"
-    trivia = trivia_reason(c.content) or (trivia_reason(c.quote) if c.quote and c.origin != "rule" else None)
+    trivia = trivia_reason(c.content) or (trivia_reason(c.quote) if c.quote and not is_rule_origin(c.origin) else None)
     if trivia and not (c.category == "feedback" and trivia.startswith("a question")):
         return f"not worth storing: {trivia}"
     return (_grounding(c, user_text, assistant_text) or _negation_dropped(c, user_text)
-            or (None if c.origin == "rule" or c.origin.startswith("classifier") else _shape(c, user_text)))
+            or (None if is_rule_origin(c.origin) or c.origin.startswith("classifier") else _shape(c, user_text)))
 
 
 # ---------------------------------------------------------------- shape of a model candidate
@@ -236,7 +237,7 @@ def _duplicate(c: Candidate, kept: list[Candidate]) -> str | None:
     for k in kept:
         if c.content.casefold() == k.content.casefold():
             return "duplicate of another candidate"
-        if c.origin != "rule" and k.category == c.category:
+        if not is_rule_origin(c.origin) and k.category == c.category:
             if c.topic and c.topic == k.topic:
                 return f"same topic as a rule candidate ({k.topic})"
             other = set(content_units(k.content))

@@ -1,7 +1,8 @@
 """The precise half of extraction: bilingual rules that turn a user message into memory candidates.
 
-`extract_candidates` runs the English and Chinese rule tables (`en`, `en_social`, `en_life`, `zh`,
-`zh_social`, `events` beside this module), upgrades facts the user asked to be remembered ("remember that…",
+`extract_candidates` runs every `Rule` of the languages in the message in priority order (tables `en`,
+`en_work`, `en_feedback`, `en_social`, `en_life`, `zh`, `zh_likes`, `zh_social`, `events` beside this module;
+word lists in `memory/learn/lexicon/`), upgrades facts the user asked to be remembered ("remember that…",
 "记住…") to `source="explicit"`, merges facts that belong together (a new name and the old one it
 replaces, a night job and the sleep schedule it explains) and keeps one candidate per topic.
 Only the user's words are read: the assistant's message is context and never a source of facts.
@@ -14,17 +15,25 @@ from datetime import date
 
 from memory.dates import find_dates
 from memory.learn.rules import en as rules_en
+from memory.learn.rules import en_feedback as rules_en_feedback
 from memory.learn.rules import en_life as rules_en_life
 from memory.learn.rules import en_social as rules_en_social
+from memory.learn.rules import en_work as rules_en_work
+from memory.learn.rules import events as rules_events
 from memory.learn.rules import zh as rules_zh
+from memory.learn.rules import zh_likes as rules_zh_likes
 from memory.learn.rules import zh_social as rules_zh_social
 from memory.learn.rules.common import candidate, has_cjk, norm_object, third_person, zh_clean
-from memory.learn.rules.events import chinese_events, english_events
+from memory.learn.rules.registry import Rule, check
 from memory.records import Candidate
 
-EN_TABLES = (rules_en.PROFILE_RULES, rules_en.FEEDBACK_RULES, rules_en_social.PREFERENCE_RULES,
-             rules_en_social.PEOPLE_RULES, rules_en_social.MOOD_RULES) + rules_en_life.EN_LIFE_TABLES
-ZH_TABLES = (rules_zh.PROFILE_RULES, rules_zh.PREFERENCE_RULES, rules_zh_social.PEOPLE_RULES, rules_zh_social.MOOD_RULES)
+# Every rule of every table, in the order of their priorities (checked: ids and priorities unique).
+RULES: list[Rule] = check(
+    rules_en.PROFILE_RULES + rules_en_work.WORK_RULES + rules_en_feedback.FEEDBACK_RULES + rules_en_social.PREFERENCE_RULES
+    + rules_en_social.PEOPLE_RULES + rules_en_social.MOOD_RULES + rules_en_life.ROUTINE_RULES + rules_en_life.LIFE_RULES + rules_en_life.PEOPLE_RULES
+    + rules_en_life.MORE_PROFILE_RULES + rules_en_life.HOME_RULES + rules_en_life.PERSON_EVENT_RULES + rules_en_life.SCAN_RULES
+    + rules_zh.PROFILE_RULES + rules_zh_likes.PREFERENCE_RULES + rules_zh_social.PEOPLE_RULES + rules_zh_social.MOOD_RULES
+    + rules_zh_social.SCAN_RULES + rules_events.SCAN_RULES)
 EXPLICIT_EN = re.compile(
     r"(?:^|[.!?]\s*|,\s*)(?:please\s+|pls\s+|also\s+|and\s+|oh\s+)?(?:remember\s+(?:that\b|this\b|:)|remember(?=\s+(?:my|I|I'm|I've)\b)|"
     r"don't\s+forget(?:\s+that\b)?|do\s+not\s+forget(?:\s+that\b)?|keep\s+in\s+mind(?:\s+that\b)?|make\s+a\s+note(?:\s+that\b)?|"
@@ -33,6 +42,8 @@ EXPLICIT_EN = re.compile(
 EXPLICIT_ZH = re.compile(r"(?:请|你)?(?:要)?(?:记住|(?<![我还都不也])记得|别忘了|不要忘了|帮我记一下|帮我记住|记一下|记下来)"
                          r"(?:了)?[：:，,]?\s*(?P<body>[^。！？!?\n]+)")
 EXPLICIT_CONFIDENCE = 0.95
+# A remembered fact no rule recognised is kept by the "remember that…" trigger itself, named like a rule.
+EXPLICIT_ORIGIN = {"en": "rule:en.explicit.remember", "zh": "rule:zh.explicit.remember"}
 
 
 def extract_candidates(user_text: str, assistant_text: str | None, today: date) -> list[Candidate]:
@@ -47,19 +58,14 @@ def extract_candidates(user_text: str, assistant_text: str | None, today: date) 
 
 
 def _run_rules(text: str, today: date) -> list[Candidate]:
-    """Every rule table of the languages present in the text."""
-    out: list[Candidate] = []
-    tables = (EN_TABLES if re.search(r"[A-Za-z]{2}", text) else ()) + (ZH_TABLES if has_cjk(text) else ())
-    for table in tables:
-        for pattern, build in table:
-            for m in pattern.finditer(text):
-                c = build(m, text)
-                if c is not None:
-                    out.append(c)
+    """Every rule of the languages present in the text, in priority order."""
+    langs = {"en"} if re.search(r"[A-Za-z]{2}", text) else set()
     if has_cjk(text):
-        out += rules_zh_social.feedback(text) + rules_zh_social.fallout(text) + chinese_events(text, today)
-    if re.search(r"[A-Za-z]{2}", text):
-        out += rules_en_life.fallout(text) + english_events(text, today)
+        langs.add("zh")
+    out: list[Candidate] = []
+    for rule in RULES:
+        if rule.lang in langs:
+            out.extend(rule.candidates(text, today))
     return out
 
 
@@ -101,7 +107,8 @@ def _fallback(body: str, today: date) -> Candidate:
                 "preference" if re.search(r"\b(?:love|like|hate|enjoy|favou?rite)|喜欢|讨厌|爱", body, re.I) else
                 "relationship" if re.search(rules_en.RELATIONS + r"|" + rules_zh.RELS, body, re.I) else "profile")
     c = candidate(category, content, body, f"{category}:{norm_object(content)[:40]}")
-    return replace(c, source="explicit", confidence=EXPLICIT_CONFIDENCE, importance=min(1.0, c.importance + 0.1))
+    return replace(c, source="explicit", confidence=EXPLICIT_CONFIDENCE, importance=min(1.0, c.importance + 0.1),
+                   origin=EXPLICIT_ORIGIN["zh" if has_cjk(body) else "en"])
 
 
 def _en_third_person(body: str) -> str:
@@ -241,7 +248,7 @@ def _drop_echoes(found: list[Candidate]) -> list[Candidate]:
 
 
 def _one_per_topic(found: list[Candidate]) -> list[Candidate]:
-    """Keep the first candidate of each topic (rule tables are ordered most specific first)."""
+    """Keep the first candidate of each topic (rules run by priority, the most specific first)."""
     seen: set[str] = set()
     out = []
     for c in found:

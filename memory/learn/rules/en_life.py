@@ -10,10 +10,13 @@ import re
 from datetime import date
 
 from memory.dates import find_dates
+from memory.learn.rules.apostrophes import loosen_apostrophes
 from memory.learn.rules.common import ACTIVITIES, activity_key, candidate, drop_fillers, norm_object, third_person
-from memory.learn.rules.en import OBJ, PETS, RELATIONS, Builder, I, _ok_obj, _q, loosen_apostrophes, loosen_table
+from memory.learn.rules.en import OBJ, PETS, RELATIONS, I, _ok_obj, _q
 from memory.learn.rules.en_social import NOT_NAMES, _predicate
 from memory.learn.rules.events import EVENT_EN
+from memory.learn.rules.lexicon import alternation, word_set
+from memory.learn.rules.registry import Rule
 from memory.records import Candidate
 
 # ---------------------------------------------------------------- routines
@@ -76,23 +79,27 @@ def _b_every(m: re.Match, text: str) -> Candidate | None:
     return candidate("profile", f"Every {when}: {who}{third_person(act)}", _q(m, text), "profile:routine:" + key)
 
 
-ROUTINE_RULES: list[tuple[re.Pattern[str], Builder]] = [
-    (re.compile(r"(?:^|[.!?,;]\s*|\b(?:and|so|also|now|plus)\s+)(?:(?:basically|usually|pretty\s+much)\s+)?every\s+"
+ROUTINE_RULES: list[Rule] = [
+    Rule("en.profile.every", "en", "profile", 5000,
+         r"(?:^|[.!?,;]\s*|\b(?:and|so|also|now|plus)\s+)(?:(?:basically|usually|pretty\s+much)\s+)?every\s+"
                 r"(?P<when>" + WHEN_EVERY + r")\s*,?\s+(?P<who>I|we|me\s+and\s+(?:my|the)\s+[\w-]+)\s+(?:(?:usually|always|normally|still|now|try\s+to)\s+)?"
-                r"(?P<act>[a-z][^,.!?;\n]{3,60}?)(?=\s*(?:[,.!?;]|$)|\s+(?:and\s+then|then|but|so|lol|because|cuz)\b)", I), _b_every),
-    (re.compile(r"\bI\s+(?P<how>usually|normally|always|typically|often|now|mostly)?\s*(?P<act>hit\s+the\s+gym|go\s+to\s+the\s+gym|"
+                r"(?P<act>[a-z][^,.!?;\n]{3,60}?)(?=\s*(?:[,.!?;]|$)|\s+(?:and\s+then|then|but|so|lol|because|cuz)\b)", _b_every, I),
+    Rule("en.profile.routine_time", "en", "profile", 5010,
+         r"\bI\s+(?P<how>usually|normally|always|typically|often|now|mostly)?\s*(?P<act>hit\s+the\s+gym|go\s+to\s+the\s+gym|"
                 r"work\s+out|go\s+(?:for\s+a\s+)?run|run|swim|do\s+yoga|go\s+climbing|meditate|walk\s+(?:my|the)\s+dog|study)\s+"
                 r"(?P<when>(?:at|around|by)\s+(?:like\s+)?(?:" + TIME + r")|in\s+the\s+(?:mornings?|evenings?|afternoons?)|at\s+night|"
-                r"after\s+work|before\s+work|on\s+weekends|at\s+lunch)(?P<tail>\s+(?:before|after)\s+work|\s+every\s+\w+|\s+on\s+weekdays)?", I),
-     _b_routine_time),
-    (re.compile(r"\b(?:switched|moved|changed|shifted|pushed)\s+(?P<what>my\s+(?P<act>" + ACTIVITY + r")(?:\s+(?:time|sessions?|schedule|"
+                r"after\s+work|before\s+work|on\s+weekends|at\s+lunch)(?P<tail>\s+(?:before|after)\s+work|\s+every\s+\w+|\s+on\s+weekdays)?", _b_routine_time, I),
+    Rule("en.profile.routine_switch", "en", "profile", 5020,
+         r"\b(?:switched|moved|changed|shifted|pushed)\s+(?P<what>my\s+(?P<act>" + ACTIVITY + r")(?:\s+(?:time|sessions?|schedule|"
                 r"routine|slot))?)\s+(?:to|over\s+to)\s+(?P<when>(?:the\s+)?(?:mornings?|evenings?|afternoons?|nights?|weekends?|lunch(?:time)?|"
-                r"(?:" + TIME + r")|after\s+work|before\s+work))\b", I), _b_routine_switch),
-    (re.compile(r"\bmy\s+(?:daily\s+)?commute\s+(?:is|'s|has\s+become|became)\s+(?:now\s+|currently\s+|usually\s+|basically\s+|just\s+)?"
+                r"(?:" + TIME + r")|after\s+work|before\s+work))\b", _b_routine_switch, I),
+    Rule("en.profile.commute", "en", "profile", 5030,
+         r"\bmy\s+(?:daily\s+)?commute\s+(?:is|'s|has\s+become|became)\s+(?:now\s+|currently\s+|usually\s+|basically\s+|just\s+)?"
                 r"(?P<val>[^,.!?;\n]*?(?:\d|bike|cycle|train|bus|drive|car|walk|subway|metro|tube|ferry|hour|min)[^,.!?;\n]*?)"
-                r"(?=\s*(?:[,.!?;)]|$)|\s+(?:since|because|cause|cuz|but|and|so|lol|now)\b)", I), _b_commute),
-    (re.compile(r"\b(?:usually|always|normally|typically|often)\s+(?:up|awake)\s+(?:till|until|to|past|til)\s+(?P<t>" + TIME + r"|\d{1,2})"
-                r"(?P<doing>\s+(?:gaming|working|reading|studying|scrolling|watching\s+\w+))?", I), _b_up_till),
+                r"(?=\s*(?:[,.!?;)]|$)|\s+(?:since|because|cause|cuz|but|and|so|lol|now)\b)", _b_commute, I),
+    Rule("en.profile.up_till", "en", "profile", 5040,
+         r"\b(?:usually|always|normally|typically|often)\s+(?:up|awake)\s+(?:till|until|to|past|til)\s+(?P<t>" + TIME + r"|\d{1,2})"
+                r"(?P<doing>\s+(?:gaming|working|reading|studying|scrolling|watching\s+\w+))?", _b_up_till, I),
 ]
 
 # ---------------------------------------------------------------- studies, health, hobbies
@@ -126,10 +133,8 @@ def _b_condition(m: re.Match, text: str) -> Candidate | None:
     return candidate("mood", f"Has {drop_fillers(span)}{note}", _q(m, text), "relationship:mood")
 
 
-INSTRUMENTS = (r"guitar|electric\s+guitar|bass|bass\s+guitar|piano|keys|keyboard|drums|violin|viola|cello|ukulele|uke|saxophone|sax|"
-               r"flute|trumpet|clarinet|harp|banjo|trombone|accordion|harmonica")
-SPORTS = (r"tennis|soccer|football|basketball|volleyball|badminton|golf|hockey|baseball|softball|rugby|cricket|pickleball|squash|"
-          r"table\s+tennis|ping\s+pong|chess|poker|d&d|dnd|dungeons\s+and\s+dragons|video\s+games|water\s+polo|ultimate\s+frisbee|darts|pool")
+INSTRUMENTS = alternation("en_instruments", space=r"\s+")
+SPORTS = alternation("en_sports_and_games", space=r"\s+")
 
 
 def _b_plays(m: re.Match, text: str) -> Candidate | None:
@@ -158,33 +163,39 @@ def _b_miss(m: re.Match, text: str) -> Candidate | None:
     return candidate("relationship", f"Misses their {rel}", _q(m, text), f"relationship:{rel}")
 
 
-LIFE_RULES: list[tuple[re.Pattern[str], Builder]] = [
-    (re.compile(r"\bI(?:'ve|\s+have|'m|\s+am)?\s+(?:been\s+|just\s+|recently\s+|finally\s+|also\s+)*(?:started\s+|began\s+)?"
+LIFE_RULES: list[Rule] = [
+    Rule("en.preference.learning", "en", "preference", 5400,
+         r"\bI(?:'ve|\s+have|'m|\s+am)?\s+(?:been\s+|just\s+|recently\s+|finally\s+|also\s+)*(?:started\s+|began\s+)?"
                 r"(?:learning|picked\s+up|taking\s+up|took\s+up|training\s+for)\s+(?:how\s+to\s+play\s+|to\s+play\s+)?(?P<to>to\s+)?"
-                r"(?:the\s+|a\s+|an\s+|my\s+first\s+)?" + OBJ, I), _b_learning),
-    (re.compile(r"\bI(?:'ve|\s+have|'m|\s+am)?\s+(?:been\s+|just\s+|recently\s+|also\s+)*(?:started\s+|began\s+)?taking\s+"
-                r"(?P<obj>[\w-]+(?:\s+[\w-]+)?)\s+(?P<kind>lessons|classes|class)\b", I), _b_lessons),
-    (re.compile(r"\bI\s+(?:really\s+|so\s+|still\s+|just\s+)*miss\s+my\s+(?:(?:late|old)\s+)?(?P<rel>" + RELATIONS + r")\b(?!\s+(?-i:[A-Z]))", I),
-     _b_miss),
-    (re.compile(r"\b(?:for|doing|pursuing|starting|started|finishing|working\s+on|studying\s+for|in\s+the\s+middle\s+of|halfway\s+through)\s+"
+                r"(?:the\s+|a\s+|an\s+|my\s+first\s+)?" + OBJ, _b_learning, I),
+    Rule("en.preference.lessons", "en", "preference", 5410,
+         r"\bI(?:'ve|\s+have|'m|\s+am)?\s+(?:been\s+|just\s+|recently\s+|also\s+)*(?:started\s+|began\s+)?taking\s+"
+                r"(?P<obj>[\w-]+(?:\s+[\w-]+)?)\s+(?P<kind>lessons|classes|class)\b", _b_lessons, I),
+    Rule("en.relationship.miss", "en", "relationship", 5420,
+         r"\bI\s+(?:really\s+|so\s+|still\s+|just\s+)*miss\s+my\s+(?:(?:late|old)\s+)?(?P<rel>" + RELATIONS + r")\b(?!\s+(?-i:[A-Z]))", _b_miss, I),
+    Rule("en.profile.degree", "en", "profile", 5430,
+         r"\b(?:for|doing|pursuing|starting|started|finishing|working\s+on|studying\s+for|in\s+the\s+middle\s+of|halfway\s+through)\s+"
                 r"(?:my|a|an)\s+(?P<deg>master'?s|masters|phd|ph\.d\.?|bachelor'?s|bachelors|mba|msc|ma|doctorate|degree)\s+(?:degree\s+)?in\s+"
-                r"(?P<subj>[\w ]{2,30}?)(?=\s*(?:[,.!?;)]|$)|\s+(?:and|but|at|so|lol|now|which|it's|this|next)\b)", I), _b_degree),
-    (re.compile(r"\b(?:a|an)\s+(?P<level>freshman|sophomore|junior|senior|first-year|second-year|third-year|final-year|grad\s+student|"
+                r"(?P<subj>[\w ]{2,30}?)(?=\s*(?:[,.!?;)]|$)|\s+(?:and|but|at|so|lol|now|which|it's|this|next)\b)", _b_degree, I),
+    Rule("en.profile.student_at", "en", "profile", 5440,
+         r"\b(?:a|an)\s+(?P<level>freshman|sophomore|junior|senior|first-year|second-year|third-year|final-year|grad\s+student|"
                 r"phd\s+student|master's\s+student|student)\s+at\s+(?P<school>[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*){0,3})"
-                r"(?:\s*,?\s*(?:studying|majoring\s+in)\s+(?P<subj>[\w ]{2,30}?)(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol)\b))?"),
-     _b_student_at),
-    (re.compile(r"(?:\bI(?:'ve|\s+have)?\s+|(?:^|[.!?,]\s*)|\bjust\s+)(?:just\s+|recently\s+|finally\s+|officially\s+)*(?:got|was|been|"
+                r"(?:\s*,?\s*(?:studying|majoring\s+in)\s+(?P<subj>[\w ]{2,30}?)(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol)\b))?", _b_student_at),
+    Rule("en.profile.diagnosed", "en", "profile", 5450,
+         r"(?:\bI(?:'ve|\s+have)?\s+|(?:^|[.!?,]\s*)|\bjust\s+)(?:just\s+|recently\s+|finally\s+|officially\s+)*(?:got|was|been|"
                 r"have\s+been|'ve\s+been|got\s+officially)\s+(?:officially\s+|finally\s+)?diagnosed\s+with\s+(?P<what>[\w' -]{2,30}?)"
-                r"(?=\s*(?:[,.!?;]|$)|\s+(?:at|and|but|so|last|this|when|a|in|after|which|lol|yesterday|today)\b)", I), _b_diagnosed),
-    (re.compile(r"\bI(?P<what>(?:'ve|\s+have)?\s+(?:had|been\s+having|got|have)\s+(?:(?:really|so|super|pretty|such|very|some)\s+)*"
+                r"(?=\s*(?:[,.!?;]|$)|\s+(?:at|and|but|so|last|this|when|a|in|after|which|lol|yesterday|today)\b)", _b_diagnosed, I),
+    Rule("en.mood.condition", "en", "mood", 5460,
+         r"\bI(?P<what>(?:'ve|\s+have)?\s+(?:had|been\s+having|got|have)\s+(?:(?:really|so|super|pretty|such|very|some)\s+)*"
                 r"(?:(?:bad|terrible|awful|crippling|horrible|severe|constant|a\s+lot\s+of|so\s+much)\s+)?(?:anxiety|depression|"
-                r"panic\s+attacks?|insomnia|burnout|brain\s+fog))\b", I), _b_condition),
-    (re.compile(r"\bmy\s+(?P<what>anxiety|depression|insomnia|ocd|adhd|stress)\s+(?:has\s+been|is|'s\s+been|is\s+getting)\s+"
+                r"panic\s+attacks?|insomnia|burnout|brain\s+fog))\b", _b_condition, I),
+    Rule("en.mood.condition.2", "en", "mood", 5470,
+         r"\bmy\s+(?P<what>anxiety|depression|insomnia|ocd|adhd|stress)\s+(?:has\s+been|is|'s\s+been|is\s+getting)\s+"
                 r"(?:(?:really|so|super|pretty|kinda|very)\s+)*(?:bad|awful|terrible|rough|worse|through\s+the\s+roof|out\s+of\s+control|"
-                r"acting\s+up)", I), _b_condition),
-    (re.compile(r"\bI\s+(?:also\s+|still\s+|mostly\s+|mainly\s+)?play\s+(?:the\s+)?(?P<obj>" + INSTRUMENTS + "|" + SPORTS + r")\b"
-                r"(?P<where>\s+(?:in|for|with|on)\s+(?:a|an|my|our|the)\s+[\w\s-]{0,30}?(?:band|orchestra|choir|team|league|club|group))?", I),
-     _b_plays),
+                r"acting\s+up)", _b_condition, I),
+    Rule("en.preference.plays", "en", "preference", 5480,
+         r"\bI\s+(?:also\s+|still\s+|mostly\s+|mainly\s+)?play\s+(?:the\s+)?(?P<obj>" + INSTRUMENTS + "|" + SPORTS + r")\b"
+                r"(?P<where>\s+(?:in|for|with|on)\s+(?:a|an|my|our|the)\s+[\w\s-]{0,30}?(?:band|orchestra|choir|team|league|club|group))?", _b_plays, I),
 ]
 
 # ---------------------------------------------------------------- how things stand with someone
@@ -233,8 +244,7 @@ FALLOUT = loosen_apostrophes(FALLOUT[:-1] + r"|(?:he|she|they)\s+cheated\s+on\s+
                                                 r"\s*(?:between\s+us)?(?=\s*[.!]|$))")
 SUBJECT_VERB = (r"(?:just\s+|totally\s+|literally\s+|basically\s+)?(?:moved|threw|lied|stole|cheated|ghosted|blocked|betrayed|left|said|"
                 r"told|took|broke|stopped|started|never|always|keeps|kept|got|has|had|is|was|and\s+I)\b")
-STARTERS = frozenset("I Ok Okay So Yeah Yes No Honestly Anyway Today Yesterday Also And But Well Oh Ugh Lol Omg Sorry Thanks Hey Hi "
-                     "Hello My The This That It He She They We You Just Then Now Lately Apparently Basically Literally".split())
+STARTERS = word_set("en_sentence_starters")
 LIFE_NEWS = (r"(?:just\s+)?(?:passed\s+away|died|was\s+put\s+down|had\s+to\s+be\s+put\s+(?:down|to\s+sleep)|crossed\s+the\s+rainbow\s+bridge|"
              r"is\s+in\s+(?:the\s+)?hospital|was\s+(?:rushed|taken)\s+to\s+(?:the\s+)?(?:hospital|vet|ER)|(?:got|was)\s+diagnosed\s+with\s+"
              r"[\w\s]{2,20}?|is\s+(?:really\s+)?sick|has\s+cancer)")
@@ -277,23 +287,28 @@ def _b_named_news(m: re.Match, text: str) -> Candidate | None:
     return candidate("relationship", f"{m['name']} {pred}", _q(m, text), f"relationship:{m['name'].lower()}")
 
 
-PEOPLE_RULES: list[tuple[re.Pattern[str], Builder]] = [
-    (re.compile(r"\b(?:(?:my|our)\s+(?P<rel>" + COUPLE_RELS + r")\s+(?:and\s+I|&\s+I|and\s+me)|(?:me|I)\s+(?:and|&)\s+my\s+(?P<rel2>"
+PEOPLE_RULES: list[Rule] = [
+    Rule("en.relationship.couple_state", "en", "relationship", 6000,
+         r"\b(?:(?:my|our)\s+(?P<rel>" + COUPLE_RELS + r")\s+(?:and\s+I|&\s+I|and\s+me)|(?:me|I)\s+(?:and|&)\s+my\s+(?P<rel2>"
                 + COUPLE_RELS + r"))\s+(?P<pred>(?:" + COUPLE_STATE + r")[^,.!?;\n]{0,40}?)"
-                r"(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol|which|it's|its)\b)", I), _b_couple_state),
-    (re.compile(r"\bmy\s+(?:(?:older|younger|little|big|late)\s+)?(?P<rel>" + RELATIONS + r")\s+(?P<pred>" + CLOSE_PRED + r")", I), _b_close),
-    (re.compile(r"\bmy\s+(?:(?:older|younger|little|big)\s+)?(?P<rel>" + RELATIONS + r")\s+and\s+I\s+(?P<pred>(?:(?:don't|do\s+not|never|barely|"
+                r"(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol|which|it's|its)\b)", _b_couple_state, I),
+    Rule("en.relationship.close", "en", "relationship", 6010,
+         r"\bmy\s+(?:(?:older|younger|little|big|late)\s+)?(?P<rel>" + RELATIONS + r")\s+(?P<pred>" + CLOSE_PRED + r")", _b_close, I),
+    Rule("en.relationship.couple_state.2", "en", "relationship", 6020,
+         r"\bmy\s+(?:(?:older|younger|little|big)\s+)?(?P<rel>" + RELATIONS + r")\s+and\s+I\s+(?P<pred>(?:(?:don't|do\s+not|never|barely|"
                 r"haven't|rarely)\s+(?:really\s+|even\s+)?(?:talk|speak|get\s+along|see\s+each\s+other|spoken)|(?:aren't|are\s+not|were\s+never)\s+"
                 r"(?:really\s+)?(?:close|talking|speaking)|are\s+(?:super\s+|really\s+|so\s+|very\s+|pretty\s+)?(?:close|best\s+friends|"
                 r"inseparable)|(?:fight|argue)\s+(?:a\s+lot|all\s+the\s+time|constantly)|(?:fell\s+out|had\s+a\s+(?:big\s+|huge\s+)?fight))"
-                r"[^,.!?;\n]{0,30}?)(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol|which)\b)", I), _b_couple_state),
-    (re.compile(r"(?P<lead>\b(?:working|work|struggling|dealing|having|had|been\s+having)\s+(?:on\s+|with\s+)?)?"
-                r"\b(?P<what>" + TROUBLE + r")\s+with\s+my\s+(?P<rel>" + RELATIONS + r")\b", I), _b_trouble),
-    (re.compile(NAME + r"\s+(?i:and\s+I|&\s+I)\s+(?P<how>(?i:aren't|are\s+not|are\s+no\s+longer|haven't\s+(?:spoken|talked)|"
+                r"[^,.!?;\n]{0,30}?)(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol|which)\b)", _b_couple_state, I),
+    Rule("en.relationship.trouble", "en", "relationship", 6030,
+         r"(?P<lead>\b(?:working|work|struggling|dealing|having|had|been\s+having)\s+(?:on\s+|with\s+)?)?"
+                r"\b(?P<what>" + TROUBLE + r")\s+with\s+my\s+(?P<rel>" + RELATIONS + r")\b", _b_trouble, I),
+    Rule("en.relationship.named_apart", "en", "relationship", 6040,
+         NAME + r"\s+(?i:and\s+I|&\s+I)\s+(?P<how>(?i:aren't|are\s+not|are\s+no\s+longer|haven't\s+(?:spoken|talked)|"
                 r"don't\s+(?:speak|talk)|stopped\s+(?:talking|speaking)|fell\s+out|had\s+a\s+(?:huge\s+|big\s+)?falling[\s-]out)"
-                r"(?i:\s+(?:friends|speaking|talking|close|in\s+touch))?(?i:\s+(?:anymore|any\s+more|since\s+\w+))?)"), _b_named_apart),
-    (re.compile(r"(?:^|[.!?]\s+|,\s+)" + NAME + r"\s+(?P<pred>" + LIFE_NEWS + r"[^,.!?;\n]{0,30}?)(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so)\b)"),
-     _b_named_news),
+                r"(?i:\s+(?:friends|speaking|talking|close|in\s+touch))?(?i:\s+(?:anymore|any\s+more|since\s+\w+))?)", _b_named_apart),
+    Rule("en.relationship.named_news", "en", "relationship", 6050,
+         r"(?:^|[.!?]\s+|,\s+)" + NAME + r"\s+(?P<pred>" + LIFE_NEWS + r"[^,.!?;\n]{0,30}?)(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so)\b)", _b_named_news),
 ]
 
 # ---------------------------------------------------------------- more ways of saying who one is
@@ -343,34 +358,43 @@ def _b_school_year(m: re.Match, text: str) -> Candidate | None:
     return candidate("profile", f"Is {third_person(m['what'].strip())}", _q(m, text), "profile:study")
 
 
-MORE_PROFILE_RULES: list[tuple[re.Pattern[str], Builder]] = [
-    (re.compile(r"\bI(?:'m|\s+am)\s+(?P<what>(?:(?:happily|newly|recently|now|just|also|currently|still)\s+)?(?:" + STATUS + r")"
-                r"(?:\s+(?:with|of)\s+" + NUMBER + r"\s+(?:little\s+)?(?:" + FAMILY + r"))?)\b", I), _b_status),
-    (re.compile(r"\bI(?:'ve|\s+have)?\s+(?:got\s+|have\s+)(?P<what>" + NUMBER + r"\s+(?:(?:little|grown|teenage|young|adult|rescue|"
+MORE_PROFILE_RULES: list[Rule] = [
+    Rule("en.relationship.status", "en", "relationship", 6400,
+         r"\bI(?:'m|\s+am)\s+(?P<what>(?:(?:happily|newly|recently|now|just|also|currently|still)\s+)?(?:" + STATUS + r")"
+                r"(?:\s+(?:with|of)\s+" + NUMBER + r"\s+(?:little\s+)?(?:" + FAMILY + r"))?)\b", _b_status, I),
+    Rule("en.relationship.has_family", "en", "relationship", 6410,
+         r"\bI(?:'ve|\s+have)?\s+(?:got\s+|have\s+)(?P<what>" + NUMBER + r"\s+(?:(?:little|grown|teenage|young|adult|rescue|"
                 r"senior|old)\s+)?(?:" + FAMILY + r"|(?:cats?|dogs?|kittens?|puppies|rabbits?|bunnies|hamsters?|birds?|parrots?|"
                 r"ferrets?|guinea\s+pigs?|horses?|chickens|bearded\s+dragons?|snakes?|turtles?|fish))(?:\s+and\s+" + NUMBER + r"\s+[\w -]{2,20}?)?)"
                 r"(?:\s*,\s*(?:named\s+|called\s+)?(?P<names>(?-i:[A-Z][a-z]+)(?:\s*(?:,|and|&)\s*(?-i:[A-Z][a-z]+))+))?"
-                r"(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol|who)\b)", I), _b_has_family),
-    (re.compile(r"\bmy\s+(?P<rel>kids|children|sons|daughters|twins|son|daughter|boys|girls)\s+(?P<be>are|is)\s+"
-                r"(?P<ages>\d{1,2}(?:\s*(?:,|and|&)\s*\d{1,2})*(?:\s+(?:years\s+old|and\s+\d{1,2}))?)\b", I), _b_family_age),
-    (re.compile(r"\bI\s+(?P<verb>work)\s+(?P<rest>in\s+(?!the\s+(?:morning|evening|afternoon)|a\s+(?:bit|minute|sec))"
+                r"(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol|who)\b)", _b_has_family, I),
+    Rule("en.relationship.family_age", "en", "relationship", 6420,
+         r"\bmy\s+(?P<rel>kids|children|sons|daughters|twins|son|daughter|boys|girls)\s+(?P<be>are|is)\s+"
+                r"(?P<ages>\d{1,2}(?:\s*(?:,|and|&)\s*\d{1,2})*(?:\s+(?:years\s+old|and\s+\d{1,2}))?)\b", _b_family_age, I),
+    Rule("en.profile.profile_said", "en", "profile", 6430,
+         r"\bI\s+(?P<verb>work)\s+(?P<rest>in\s+(?!the\s+(?:morning|evening|afternoon)|a\s+(?:bit|minute|sec))"
                 r"(?:[\w&-]+\s+){0,2}?(?:marketing|sales|finance|tech|IT|HR|retail|healthcare|hospitality|education|insurance|"
                 r"real\s+estate|construction|logistics|accounting|banking|consulting|publishing|advertising|software|research|"
                 r"admin|customer\s+service|government|law|pharma|biotech|fashion|media|film|games|gaming|the\s+\w+\s+industry|"
-                r"[\w-]+\s+(?:department|industry|field|sector)))\b", I), _b_profile_said),
-    (re.compile(r"\bI\s+(?:still\s+)?(?P<verb>live)\s+(?P<rest>with\s+(?:my\s+)?(?:parents|mom|mum|dad|folks|family|grandparents|"
+                r"[\w-]+\s+(?:department|industry|field|sector)))\b", _b_profile_said, I),
+    Rule("en.profile.profile_said.2", "en", "profile", 6440,
+         r"\bI\s+(?:still\s+)?(?P<verb>live)\s+(?P<rest>with\s+(?:my\s+)?(?:parents|mom|mum|dad|folks|family|grandparents|"
                 r"grandma|partner|girlfriend|boyfriend|husband|wife|roommates?|flatmates?|sister|brother|aunt|uncle|kids|cat|dog|"
-                r"two\s+roommates|three\s+roommates))\b", I), _b_profile_said),
-    (re.compile(r"\b(?:I\s+|we\s+)?(?P<verb>moved)\s+(?P<rest>(?:here\s+|over\s+|down\s+|up\s+)?from\s+(?-i:[A-Z])[\w.'-]*(?:\s+(?-i:[A-Z])[\w.'-]*){0,2})",
-                I), _b_profile_said),
-    (re.compile(r"(?:\bI(?:'m|\s+am)\s+|(?:^|[.!?,]\s*))(?:about\s+to\s+be\s+|)(?P<verb>turning)\s+(?P<rest>[1-9]\d)\b", I), _b_profile_said),
-    (re.compile(r"\bI(?:'m|\s+am)\s+(?P<how>studying|training|going\s+to\s+school|in\s+school)\s+to\s+(?:be(?:come)?)\s+"
-                r"(?P<art>a|an)\s+(?P<job>[\w -]{2,25}?)(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol)\b)", I), _b_to_be),
-    (re.compile(r"\b(?:started|start|starting|joined)\s+(?:at|with)\s+(?P<org>(?-i:[A-Z])[\w&'.-]*(?:\s+(?-i:[A-Z])[\w&'.-]*){0,2})\s+as\s+(?:a|an)\s+"
-                r"(?P<job>[\w -]{2,30}?)(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol|last|this|today)\b)", I), _b_started_as),
-    (re.compile(r"(?:\bI(?:'m|\s+am)|\band)\s+(?P<what>(?:a|an)\s+(?:freshman|sophomore|junior|senior)\s+in\s+(?:high\s+school|college|uni|university)|"
+                r"two\s+roommates|three\s+roommates))\b", _b_profile_said, I),
+    Rule("en.profile.profile_said.3", "en", "profile", 6450,
+         r"\b(?:I\s+|we\s+)?(?P<verb>moved)\s+(?P<rest>(?:here\s+|over\s+|down\s+|up\s+)?from\s+(?-i:[A-Z])[\w.'-]*(?:\s+(?-i:[A-Z])[\w.'-]*){0,2})", _b_profile_said, I),
+    Rule("en.profile.profile_said.4", "en", "profile", 6460,
+         r"(?:\bI(?:'m|\s+am)\s+|(?:^|[.!?,]\s*))(?:about\s+to\s+be\s+|)(?P<verb>turning)\s+(?P<rest>[1-9]\d)\b", _b_profile_said, I),
+    Rule("en.profile.to_be", "en", "profile", 6470,
+         r"\bI(?:'m|\s+am)\s+(?P<how>studying|training|going\s+to\s+school|in\s+school)\s+to\s+(?:be(?:come)?)\s+"
+                r"(?P<art>a|an)\s+(?P<job>[\w -]{2,25}?)(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol)\b)", _b_to_be, I),
+    Rule("en.profile.started_as", "en", "profile", 6480,
+         r"\b(?:started|start|starting|joined)\s+(?:at|with)\s+(?P<org>(?-i:[A-Z])[\w&'.-]*(?:\s+(?-i:[A-Z])[\w&'.-]*){0,2})\s+as\s+(?:a|an)\s+"
+                r"(?P<job>[\w -]{2,30}?)(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol|last|this|today)\b)", _b_started_as, I),
+    Rule("en.profile.school_year", "en", "profile", 6490,
+         r"(?:\bI(?:'m|\s+am)|\band)\s+(?P<what>(?:a|an)\s+(?:freshman|sophomore|junior|senior)\s+in\s+(?:high\s+school|college|uni|university)|"
                 r"in\s+my\s+(?:first|second|third|fourth|final|last)\s+year\s+(?:of|at)\s+(?:uni|university|college|law\s+school|med\s+school|"
-                r"high\s+school|[A-Z][\w]+))", I), _b_school_year),
+                r"high\s+school|[A-Z][\w]+))", _b_school_year, I),
 ]
 
 # ---------------------------------------------------------------- where the user lives, said in passing
@@ -421,18 +445,23 @@ def _b_been_in(m: re.Match, text: str) -> Candidate | None:
     return candidate("profile", f"Lives in {m['place']} ({third_person(since)})", _q(m, text), "profile:city")
 
 
-HOME_RULES: list[tuple[re.Pattern[str], Builder]] = [
-    (re.compile(r"(?:\bI\s+|(?:^|[.!?,;]\s*))(?:was\s+)?(?:grew\s+up|born\s+and\s+raised|raised)\s+in\s+" + PLACE, I), _b_grew_up),
-    (re.compile(r"\bI(?:'ve|\s+have)\s+(?:been|lived)\s+(?:(?:here\s+)?in\s+)" + PLACE + r"\s+(?P<since>(?:since|for)\s+"
+HOME_RULES: list[Rule] = [
+    Rule("en.profile.grew_up", "en", "profile", 7000,
+         r"(?:\bI\s+|(?:^|[.!?,;]\s*))(?:was\s+)?(?:grew\s+up|born\s+and\s+raised|raised)\s+in\s+" + PLACE, _b_grew_up, I),
+    Rule("en.profile.been_in", "en", "profile", 7010,
+         r"\bI(?:'ve|\s+have)\s+(?:been|lived)\s+(?:(?:here\s+)?in\s+)" + PLACE + r"\s+(?P<since>(?:since|for)\s+"
                 r"(?:(?:my|the|college|uni|high\s+school|\d{4}|\d{1,2}|a\s+few|a\s+couple\s+of|two|three|four|five|six|seven|eight|nine|ten|"
-                r"many|almost|over|like|about)\b[\w\s]{0,20}?))(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol|now)\b)", I), _b_been_in),
-    (re.compile(r"(?P<years>" + YEARS + r")\s+(?:of\s+)?(?:living|being|life)\s+in\s+" + PLACE
-                + r"(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol|now|already|you|i|it)\b)", I), _b_years_in),
-    (re.compile(r"\bI(?:'m|\s+am|\s+still|)\s*(?:still\s+)?(?:living|live)\s+(?:with|w/?)\s+(?:my\s+)?(?P<who>parents|mom|mum|dad|folks|family|"
-                r"grandparents|grandma|aunt|uncle|sister|brother)(?:\s+and\s+\w+)?\s+in\s+" + PLACE, I), _b_with_family_in),
-    (re.compile(r"(?:\bI\s+|(?:^|[.!?]\s*))(?:finally\s+|officially\s+|just\s+)*moved\s+out\b(?!\s+of\s+(?:the|my|our)\s+(?:office|room|dorm))|"
+                r"many|almost|over|like|about)\b[\w\s]{0,20}?))(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol|now)\b)", _b_been_in, I),
+    Rule("en.profile.years_in", "en", "profile", 7020,
+         r"(?P<years>" + YEARS + r")\s+(?:of\s+)?(?:living|being|life)\s+in\s+" + PLACE
+                + r"(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol|now|already|you|i|it)\b)", _b_years_in, I),
+    Rule("en.profile.with_family_in", "en", "profile", 7030,
+         r"\bI(?:'m|\s+am|\s+still|)\s*(?:still\s+)?(?:living|live)\s+(?:with|w/?)\s+(?:my\s+)?(?P<who>parents|mom|mum|dad|folks|family|"
+                r"grandparents|grandma|aunt|uncle|sister|brother)(?:\s+and\s+\w+)?\s+in\s+" + PLACE, _b_with_family_in, I),
+    Rule("en.profile.own_place", "en", "profile", 7040,
+         r"(?:\bI\s+|(?:^|[.!?]\s*))(?:finally\s+|officially\s+|just\s+)*moved\s+out\b(?!\s+of\s+(?:the|my|our)\s+(?:office|room|dorm))|"
                 r"\b(?:got|have|found|signed\s+(?:a\s+lease\s+)?(?:on|for))\s+(?:my|a)\s+(?:very\s+)?own\s+(?:(?:little|tiny|small|cute|first|new)\s+)*"
-                r"(?:studio|apartment|flat|place)\b", I), _b_own_place),
+                r"(?:studio|apartment|flat|place)\b", _b_own_place, I),
 ]
 
 # ---------------------------------------------------------------- dated news about someone close
@@ -516,14 +545,20 @@ def _b_my_event(m: re.Match, text: str) -> Candidate | None:
     return candidate("event", f"{what[:1].upper()}{what[1:]} {when}", text[m.start():span[1]], f"event:{norm_object(what)}")
 
 
-PERSON_EVENT_RULES: list[tuple[re.Pattern[str], Builder]] = [
-    (re.compile(r"(?:\bI\s+(?:have|'ve\s+got|got|have\s+got|'ll\s+have)\s+(?:(?:a|an|my|the|our)\s+)?|\bmy\s+)(?P<what>(?:[\w'-]+\s+){0,2}?"
-                r"(?:" + OWN_EVENTS + r"))\b(?:\s+(?:is|'s|will\s+be))?(?=\s)", I), _b_my_event),
-    (re.compile(PERSON + r"['’]s\s+(?P<what>(?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:is|'s|will\s+be|happens)(?=\s)"), _b_their_event),
-    (re.compile(PERSON + r"(?:,?\s+|(?=['’]s\s))(?P<pred>(?i:" + PERSON_EVENT_VERB + r")\b[^.!?;\n]{0,70})"), _b_person_dated),
+PERSON_EVENT_RULES: list[Rule] = [
+    Rule("en.event.my_event", "en", "event", 7400,
+         r"(?:\bI\s+(?:have|'ve\s+got|got|have\s+got|'ll\s+have)\s+(?:(?:a|an|my|the|our)\s+)?|\bmy\s+)(?P<what>(?:[\w'-]+\s+){0,2}?"
+                r"(?:" + OWN_EVENTS + r"))\b(?:\s+(?:is|'s|will\s+be))?(?=\s)", _b_my_event, I),
+    Rule("en.event.their_event", "en", "event", 7410,
+         PERSON + r"['’]s\s+(?P<what>(?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:is|'s|will\s+be|happens)(?=\s)", _b_their_event),
+    Rule("en.event.person_dated", "en", "event", 7420,
+         PERSON + r"(?:,?\s+|(?=['’]s\s))(?P<pred>(?i:" + PERSON_EVENT_VERB + r")\b[^.!?;\n]{0,70})", _b_person_dated),
 ]
 
-EN_LIFE_TABLES = (ROUTINE_RULES, LIFE_RULES, PEOPLE_RULES, MORE_PROFILE_RULES, HOME_RULES, PERSON_EVENT_RULES)
 
-for _table in EN_LIFE_TABLES:
-    loosen_table(_table)
+
+def _scan_fallout(text: str, today: date) -> list[Candidate]:
+    return fallout(text)
+
+
+SCAN_RULES: list[Rule] = [Rule("en.relationship.fallout", "en", "relationship", 14000, None, scan=_scan_fallout)]

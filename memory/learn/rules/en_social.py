@@ -4,7 +4,9 @@ from __future__ import annotations
 import re
 
 from memory.learn.rules.common import candidate, drop_fillers, norm_object, third_person
-from memory.learn.rules.en import ADV, JOBS, MOODS, OBJ, PETS, RELATIONS, Builder, I, _ok_obj, _q, loosen_table
+from memory.learn.rules.en import ADV, JOBS, MOODS, OBJ, PETS, RELATIONS, I, _ok_obj, _q
+from memory.learn.rules.lexicon import word_set
+from memory.learn.rules.registry import Rule
 from memory.records import Candidate
 
 # ---------------------------------------------------------------- likes and dislikes
@@ -243,90 +245,116 @@ def _b_ruins(m: re.Match, text: str) -> Candidate | None:
 
 
 LIKE_HEAD = r"\b(?:I'm|I\s+am|I've\s+been|I\s+have\s+been|im|been)\s+"
-PREFERENCE_RULES: list[tuple[re.Pattern[str], Builder]] = [
-    (re.compile(r"\bI\s+(?:no\s+longer|don't|do\s+not)\s+" + ADV + r"(?P<verb>eat|drink|like|watch|play|listen\s+to|do|enjoy|"
+PREFERENCE_RULES: list[Rule] = [
+    Rule("en.preference.no_longer", "en", "preference", 3000,
+         r"\bI\s+(?:no\s+longer|don't|do\s+not)\s+" + ADV + r"(?P<verb>eat|drink|like|watch|play|listen\s+to|do|enjoy|"
                 r"read|use|go\s+to)\s+"
-                r"(?P<obj>[^,.!?;:\n]{1,40}?)\s+(?:anymore|any\s+more)", I), _b_no_longer),
-    (re.compile(r"\bI\s+(?:don't|do\s+not|no\s+longer|can't|cannot|never)\s+(?:really\s+|even\s+|really\s+even\s+)?(?P<verb>run|swim|jog|bike|"
+                r"(?P<obj>[^,.!?;:\n]{1,40}?)\s+(?:anymore|any\s+more)", _b_no_longer, I),
+    Rule("en.preference.stopped_doing", "en", "preference", 3010,
+         r"\bI\s+(?:don't|do\s+not|no\s+longer|can't|cannot|never)\s+(?:really\s+|even\s+|really\s+even\s+)?(?P<verb>run|swim|jog|bike|"
                 r"cycle|climb|dance|paint|draw|knit|skate|surf|ski|game|bake|cook|hike|golf|lift|sing|smoke|vape|drink|party|"
-                r"meditate|journal)\s+(?:anymore|any\s+more|these\s+days)\b", I), _b_stopped_doing),
-    (re.compile(r"\bmy\s+(?:all[- ]time\s+)?(?:fav|fave|favou?rite)\s+(?P<kind>(?:tv\s+)?show|band|singer|artist|movie|film|book|game|"
+                r"meditate|journal)\s+(?:anymore|any\s+more|these\s+days)\b", _b_stopped_doing, I),
+    Rule("en.preference.fav", "en", "preference", 3020,
+         r"\bmy\s+(?:all[- ]time\s+)?(?:fav|fave|favou?rite)\s+(?P<kind>(?:tv\s+)?show|band|singer|artist|movie|film|book|game|"
                 r"video\s+game|food|snack|drink|song|album|anime|podcast|sport|team|author|restaurant|season|place|hobby|dish|"
                 r"cuisine)\s+(?:of\s+all\s+time\s+|ever\s+|right\s+now\s+|atm\s+|lately\s+|these\s+days\s+)?(?:is|has\s+to\s+be|"
                 r"would\s+be|'s)\s+(?:(?:prob|probably|definitely|def|honestly|still|easily|hands\s+down|for\s+sure|just|always)\s+)*"
-                r"(?P<obj>[^,.!?;:\n]{1,40}?)(?=\s*[,.!?;:\n(]|$|\s+(?:lol|lmao|tbh|haha\w*|btw|because|cause|cuz|since|I've|Ive|I\s)\b)", I),
-     _b_fav),
-    (re.compile(r"(?:^|[.!?]\s*)(?:(?:honestly|tbh|ngl|lol|ok|okay|but|also)\s+)*(?P<verb>not\s+(?:a\s+(?:big\s+|huge\s+)?fan\s+of|"
-                r"into|big\s+on))\s+" + OBJ, I), _b_over),
-    (re.compile(r"\bI\s+" + ADV + r"(?P<verb>love|like|enjoy|hate|dislike|can't\s+stand|don't\s+like)\s+my\s+(?P<what>job|work)\b", I),
-     _b_job_feeling),
-    (re.compile(r"\bI(?:'m|\s+am)\s+" + ADV + r"(?P<how>terrified|scared|afraid|frightened)\s+of\s+" + OBJ, I), _b_afraid),
-    (re.compile(r"\b(?:I'm|I\s+am|im)\s+(?:(?:a|an|such\s+a|total|huge|big|massive|real|complete|proud)\s+)+(?P<what>foodie|gamer|bookworm|"
+                r"(?P<obj>[^,.!?;:\n]{1,40}?)(?=\s*[,.!?;:\n(]|$|\s+(?:lol|lmao|tbh|haha\w*|btw|because|cause|cuz|since|I've|Ive|I\s)\b)", _b_fav, I),
+    Rule("en.preference.over", "en", "preference", 3030,
+         r"(?:^|[.!?]\s*)(?:(?:honestly|tbh|ngl|lol|ok|okay|but|also)\s+)*(?P<verb>not\s+(?:a\s+(?:big\s+|huge\s+)?fan\s+of|"
+                r"into|big\s+on))\s+" + OBJ, _b_over, I),
+    Rule("en.preference.job_feeling", "en", "preference", 3040,
+         r"\bI\s+" + ADV + r"(?P<verb>love|like|enjoy|hate|dislike|can't\s+stand|don't\s+like)\s+my\s+(?P<what>job|work)\b", _b_job_feeling, I),
+    Rule("en.preference.afraid", "en", "preference", 3050,
+         r"\bI(?:'m|\s+am)\s+" + ADV + r"(?P<how>terrified|scared|afraid|frightened)\s+of\s+" + OBJ, _b_afraid, I),
+    Rule("en.preference.identity", "en", "preference", 3060,
+         r"\b(?:I'm|I\s+am|im)\s+(?:(?:a|an|such\s+a|total|huge|big|massive|real|complete|proud)\s+)+(?P<what>foodie|gamer|bookworm|"
                 r"homebody|introvert|extrovert|cat\s+person|dog\s+person|gym\s+rat|coffee\s+snob|plant\s+(?:mom|dad|parent)|"
-                r"dog\s+(?:mom|dad)|cat\s+(?:mom|dad)|book\s+nerd|movie\s+buff|film\s+buff|sneakerhead|anime\s+fan)\b", I), _b_identity),
-    (re.compile(r"(?:^|[.!?,]\s*)(?:(?:a|such\s+a|total|huge|big|massive|die-?hard)\s+)+(?P<obj>[\w-]+(?:\s[\w-]+)?)\s+(?:fan|stan|nerd)"
-                r"\s+here\b", I), _b_fan_here),
-    (re.compile(r"\bI\s+used\s+to\s+(?P<verb>love|like|enjoy|adore|be\s+(?:obsessed\s+with|into|(?:a\s+)?(?:big\s+|huge\s+)?fan\s+of))\s+"
-                + OBJ + r"(?=[^.!?;\n]*\b(?:but|now|anymore|any\s+more|not\s+anymore)\b)", I), _b_used_to),
-    (re.compile(r"(?:^|[.!?]\s*|\b(?:but|honestly|tbh|and)\s+)(?P<obj>[\w' -]{2,30}?)\s+(?:just\s+|really\s+|honestly\s+)?(?:isn't|is\s+not|aren't|"
-                r"are\s+not)\s+(?:really\s+)?(?:for\s+me|my\s+thing|my\s+jam|my\s+vibe)(?:\s+(?:anymore|any\s+more|now))?", I), _b_not_for_me),
-    (re.compile(r"\bI\s+no\s+longer\s+(?P<verb>eat|drink|like|watch|play|listen\s+to|do|enjoy)\s+" + OBJ, I),
-     _b_no_longer),
-    (re.compile(r"\bI(?:'ve|\s+have)?\s+(?:totally\s+|kind\s+of\s+|kinda\s+|completely\s+)?(?:gone\s+off|gotten\s+sick\s+of|"
-                r"fallen\s+out\s+of\s+love\s+with|lost\s+interest\s+in|grown\s+out\s+of|outgrown)\s+" + OBJ, I), _b_gone_off),
-    (re.compile(r"(?:\bI\s+|(?:^|[,;:]\s*))(?:don't|do\s+not|never|can't|cannot)\s+(?P<verb>eat|drink)\s+" + OBJ, I), _b_dont_eat),
-    (re.compile(r"\bI(?:'ve|\s+have)?\s+never\s+(?:really\s+)?(?P<verb>liked|enjoyed|been\s+(?:a\s+fan\s+of|into|big\s+on))\s+" + OBJ, I),
-     _b_dislike),
-    (re.compile(r"(?:going\s+to|have|got|heading\s+to|off\s+to)\s+(?:my\s+|the\s+|a\s+)?(?P<obj>[\w-]+\s+(?:class|classes|lessons?|"
+                r"dog\s+(?:mom|dad)|cat\s+(?:mom|dad)|book\s+nerd|movie\s+buff|film\s+buff|sneakerhead|anime\s+fan)\b", _b_identity, I),
+    Rule("en.preference.fan_here", "en", "preference", 3070,
+         r"(?:^|[.!?,]\s*)(?:(?:a|such\s+a|total|huge|big|massive|die-?hard)\s+)+(?P<obj>[\w-]+(?:\s[\w-]+)?)\s+(?:fan|stan|nerd)"
+                r"\s+here\b", _b_fan_here, I),
+    Rule("en.preference.used_to", "en", "preference", 3080,
+         r"\bI\s+used\s+to\s+(?P<verb>love|like|enjoy|adore|be\s+(?:obsessed\s+with|into|(?:a\s+)?(?:big\s+|huge\s+)?fan\s+of))\s+"
+                + OBJ + r"(?=[^.!?;\n]*\b(?:but|now|anymore|any\s+more|not\s+anymore)\b)", _b_used_to, I),
+    Rule("en.preference.not_for_me", "en", "preference", 3090,
+         r"(?:^|[.!?]\s*|\b(?:but|honestly|tbh|and)\s+)(?P<obj>[\w' -]{2,30}?)\s+(?:just\s+|really\s+|honestly\s+)?(?:isn't|is\s+not|aren't|"
+                r"are\s+not)\s+(?:really\s+)?(?:for\s+me|my\s+thing|my\s+jam|my\s+vibe)(?:\s+(?:anymore|any\s+more|now))?", _b_not_for_me, I),
+    Rule("en.preference.no_longer.2", "en", "preference", 3100,
+         r"\bI\s+no\s+longer\s+(?P<verb>eat|drink|like|watch|play|listen\s+to|do|enjoy)\s+" + OBJ, _b_no_longer, I),
+    Rule("en.preference.gone_off", "en", "preference", 3110,
+         r"\bI(?:'ve|\s+have)?\s+(?:totally\s+|kind\s+of\s+|kinda\s+|completely\s+)?(?:gone\s+off|gotten\s+sick\s+of|"
+                r"fallen\s+out\s+of\s+love\s+with|lost\s+interest\s+in|grown\s+out\s+of|outgrown)\s+" + OBJ, _b_gone_off, I),
+    Rule("en.preference.dont_eat", "en", "preference", 3120,
+         r"(?:\bI\s+|(?:^|[,;:]\s*))(?:don't|do\s+not|never|can't|cannot)\s+(?P<verb>eat|drink)\s+" + OBJ, _b_dont_eat, I),
+    Rule("en.preference.dislike", "en", "preference", 3130,
+         r"\bI(?:'ve|\s+have)?\s+never\s+(?:really\s+)?(?P<verb>liked|enjoyed|been\s+(?:a\s+fan\s+of|into|big\s+on))\s+" + OBJ, _b_dislike, I),
+    Rule("en.preference.like_it", "en", "preference", 3140,
+         r"(?:going\s+to|have|got|heading\s+to|off\s+to)\s+(?:my\s+|the\s+|a\s+)?(?P<obj>[\w-]+\s+(?:class|classes|lessons?|"
                 r"practice|club|session|group|league|rehearsal|training|meetup))\b[^.!?]{0,40}?,?\s*(?:and\s+)?I\s+(?:really\s+|"
-                r"absolutely\s+|just\s+|honestly\s+|genuinely\s+)*(?:love|enjoy|adore)\s+(?:it|them|that)\b", I), _b_like_it),
-    (re.compile(r"(?:^|[.!?]\s*)(?P<obj>[A-Za-z][\w' -]{2,30}?)\?\s*(?:no\s+thanks|hard\s+pass|no\s+way|never|nope|not\s+for\s+me|"
-                r"ew+|yuck|absolutely\s+not|pass)\b", I), _b_dislike),
-    (re.compile(r"\bI\s+(?:just\s+|really\s+)?(?:can't|cannot|could\s+never)\s+(?P<verb>watch|eat|listen\s+to|drink|read|stomach)\s+"
-                + OBJ, I), _b_cant),
-    (re.compile(r"\bI(?:'m|\s+am|'ve\s+been|\s+have\s+been)?\s*(?:feeling|feel|felt)\s+(?:(?:pretty|so|really|kinda|a\s+bit|"
-                r"a\s+little|super|very)\s+)*(?P<mood>down|low|blue|off|sad|lost|stuck|flat|numb)\b", I), _b_mood_feel),
-    (re.compile(r"\bI\s+" + ADV + r"(?P<verb>hate|dislike|despise|loathe|detest|can't\s+stand|cannot\s+stand|"
-                r"don't\s+(?:really\s+)?(?:like|enjoy|love)|do\s+not\s+like|can't\s+do|am\s+not\s+into)\s+" + OBJ, I),
-     _b_dislike),
-    (re.compile(LIKE_HEAD + ADV + r"(?P<verb>over|sick\s+of|tired\s+of|done\s+with|fed\s+up\s+with|bored\s+(?:of|with)|"
-                r"not\s+(?:a\s+(?:big\s+|huge\s+)?fan\s+of|into|big\s+on))\s+" + OBJ, I), _b_over),
-    (re.compile(r"\b(?P<obj>[\w-]+)\s+(?P<sense>tastes?|smells?)\s+(?:(?:exactly|just|literally|basically|kinda)\s+)*"
+                r"absolutely\s+|just\s+|honestly\s+|genuinely\s+)*(?:love|enjoy|adore)\s+(?:it|them|that)\b", _b_like_it, I),
+    Rule("en.preference.dislike.2", "en", "preference", 3150,
+         r"(?:^|[.!?]\s*)(?P<obj>[A-Za-z][\w' -]{2,30}?)\?\s*(?:no\s+thanks|hard\s+pass|no\s+way|never|nope|not\s+for\s+me|"
+                r"ew+|yuck|absolutely\s+not|pass)\b", _b_dislike, I),
+    Rule("en.preference.cant", "en", "preference", 3160,
+         r"\bI\s+(?:just\s+|really\s+)?(?:can't|cannot|could\s+never)\s+(?P<verb>watch|eat|listen\s+to|drink|read|stomach)\s+"
+                + OBJ, _b_cant, I),
+    Rule("en.mood.mood_feel", "en", "mood", 3170,
+         r"\bI(?:'m|\s+am|'ve\s+been|\s+have\s+been)?\s*(?:feeling|feel|felt)\s+(?:(?:pretty|so|really|kinda|a\s+bit|"
+                r"a\s+little|super|very)\s+)*(?P<mood>down|low|blue|off|sad|lost|stuck|flat|numb)\b", _b_mood_feel, I),
+    Rule("en.preference.dislike.3", "en", "preference", 3180,
+         r"\bI\s+" + ADV + r"(?P<verb>hate|dislike|despise|loathe|detest|can't\s+stand|cannot\s+stand|"
+                r"don't\s+(?:really\s+)?(?:like|enjoy|love)|do\s+not\s+like|can't\s+do|am\s+not\s+into)\s+" + OBJ, _b_dislike, I),
+    Rule("en.preference.over.2", "en", "preference", 3190,
+         LIKE_HEAD + ADV + r"(?P<verb>over|sick\s+of|tired\s+of|done\s+with|fed\s+up\s+with|bored\s+(?:of|with)|"
+                r"not\s+(?:a\s+(?:big\s+|huge\s+)?fan\s+of|into|big\s+on))\s+" + OBJ, _b_over, I),
+    Rule("en.preference.taste", "en", "preference", 3200,
+         r"\b(?P<obj>[\w-]+)\s+(?P<sense>tastes?|smells?)\s+(?:(?:exactly|just|literally|basically|kinda)\s+)*"
                 r"like\s+(?P<what>soap|dirt|cardboard|garbage|trash|feet|medicine|metal|chemicals|plastic|nothing|"
-                r"sweat|grass|perfume|rubber|poison|death|dish\s?water|bleach|mud)\b", I), _b_taste),
-    (re.compile(r"\bI(?:'ve|\s+have)?\s+(?:(?:finally|officially|just|recently|completely|totally)\s+)*"
+                r"sweat|grass|perfume|rubber|poison|death|dish\s?water|bleach|mud)\b", _b_taste, I),
+    Rule("en.preference.quit", "en", "preference", 3210,
+         r"\bI(?:'ve|\s+have)?\s+(?:(?:finally|officially|just|recently|completely|totally)\s+)*"
                 r"(?:quit|gave\s+up(?:\s+on)?|given\s+up(?:\s+on)?|stopped|cut\s+out|kicked)\s+"
-                r"(?P<ger>(?:drinking|eating|smoking|playing|doing|watching|going\s+to|using|vaping)\s+)?" + OBJ, I),
-     _b_quit),
-    (re.compile(r"(?:^|[.!?]\s*)(?:(?:so|well|welp|yeah|update|ok|also)[:,]?\s+)?(?:finally\s+|officially\s+)?(?:quit|gave\s+up(?:\s+on)?|cut\s+out|kicked)\s+"
+                r"(?P<ger>(?:drinking|eating|smoking|playing|doing|watching|going\s+to|using|vaping)\s+)?" + OBJ, _b_quit, I),
+    Rule("en.preference.quit.2", "en", "preference", 3220,
+         r"(?:^|[.!?]\s*)(?:(?:so|well|welp|yeah|update|ok|also)[:,]?\s+)?(?:finally\s+|officially\s+)?(?:quit|gave\s+up(?:\s+on)?|cut\s+out|kicked)\s+"
                 r"(?P<ger>(?:drinking|eating|smoking|playing|doing|watching|going\s+to|using|vaping)\s+(?!cold\s+turkey))?" + OBJ
                 + r"(?=\s+(?:cold\s+turkey\s+)?(?:last\s+(?:week|month|year)|\w+\s+(?:weeks?|months?|years?)\s+ago|a\s+while\s+ago|recently|for\s+good|"
-                r"this\s+(?:year|month))\b)", I), _b_quit),
-    (re.compile(r"\bI\s+" + ADV + r"(?P<verb>love|adore|like|enjoy)\s+" + OBJ, I), _b_like_verb),
-    (re.compile(LIKE_HEAD + ADV + r"(?P<verb>obsessed\s+with|hooked\s+on|addicted\s+to|into|loving|in\s+love\s+with|"
-                r"crazy\s+about|mad\s+about|a\s+(?:big\s+|huge\s+|massive\s+)?fan\s+of|big\s+on)\s+" + OBJ, I), _b_into),
-    (re.compile(r"\b(?:I'm|I\s+am|im)\s+(?:(?:such|totally|so|definitely|a|an|huge|big|total|massive|really)\s+)*"
-                r"(?P<obj>[\w-]+(?:\s[\w-]+)?)\s+(?:person|fan|lover|addict|nerd|junkie|fanatic)\b", I), _b_person),
-    (re.compile(r"\b(?:I've\s+got|I\s+have\s+got|I\s+have|got)\s+(?:my\s+)?(?P<obj>\w+ing|\w+)\s*(?:tonight|today|later|"
+                r"this\s+(?:year|month))\b)", _b_quit, I),
+    Rule("en.preference.like_verb", "en", "preference", 3230,
+         r"\bI\s+" + ADV + r"(?P<verb>love|adore|like|enjoy)\s+" + OBJ, _b_like_verb, I),
+    Rule("en.preference.into", "en", "preference", 3240,
+         LIKE_HEAD + ADV + r"(?P<verb>obsessed\s+with|hooked\s+on|addicted\s+to|into|loving|in\s+love\s+with|"
+                r"crazy\s+about|mad\s+about|a\s+(?:big\s+|huge\s+|massive\s+)?fan\s+of|big\s+on)\s+" + OBJ, _b_into, I),
+    Rule("en.preference.person", "en", "preference", 3250,
+         r"\b(?:I'm|I\s+am|im)\s+(?:(?:such|totally|so|definitely|a|an|huge|big|total|massive|really)\s+)*"
+                r"(?P<obj>[\w-]+(?:\s[\w-]+)?)\s+(?:person|fan|lover|addict|nerd|junkie|fanatic)\b", _b_person, I),
+    Rule("en.preference.sane", "en", "preference", 3260,
+         r"\b(?:I've\s+got|I\s+have\s+got|I\s+have|got)\s+(?:my\s+)?(?P<obj>\w+ing|\w+)\s*(?:tonight|today|later|"
                 r"tomorrow|this\s+\w+)?\s*,?\s*(?:and\s+)?(?:it's|it\s+is|that's|which\s+is)\s+(?:\w+\s+){0,2}?"
                 r"(?:the\s+only\s+thing\s+keeping\s+me\s+" + KEEPS + r"|what\s+keeps\s+me\s+" + KEEPS + r"|my\s+happy\s+place|"
-                r"my\s+therapy|my\s+lifeline|the\s+best\s+part\s+of\s+my\s+\w+)", I), _b_sane),
-    (re.compile(r"(?:^|(?<=[,.!?;])\s*|\b(?:but|and|honestly|tbh|ugh|man|god)\s+)(?P<obj>[\w-]+(?:\s[\w-]+)?)\s+(?:is|are)\s+"
+                r"my\s+therapy|my\s+lifeline|the\s+best\s+part\s+of\s+my\s+\w+)", _b_sane, I),
+    Rule("en.preference.gross", "en", "preference", 3270,
+         r"(?:^|(?<=[,.!?;])\s*|\b(?:but|and|honestly|tbh|ugh|man|god)\s+)(?P<obj>[\w-]+(?:\s[\w-]+)?)\s+(?:is|are)\s+"
                 r"(?:(?:so|honestly|literally|just|absolutely|truly|genuinely|kinda|pretty)\s+)*(?P<how>disgusting|gross|revolting|"
-                r"vile|nasty|the\s+worst|unbearable|overrated|awful|horrible)\b", I), _b_gross),
-    (re.compile(r"\b(?P<obj>[\w-]+(?:\s[\w-]+)?)\s+(?:is|keeps)\s+(?:\w+\s+){0,2}?(?:the\s+only\s+thing\s+keeping\s+me\s+"
+                r"vile|nasty|the\s+worst|unbearable|overrated|awful|horrible)\b", _b_gross, I),
+    Rule("en.preference.sane_or_fav", "en", "preference", 3280,
+         r"\b(?P<obj>[\w-]+(?:\s[\w-]+)?)\s+(?:is|keeps)\s+(?:\w+\s+){0,2}?(?:the\s+only\s+thing\s+keeping\s+me\s+"
                 + KEEPS + r"|keeps\s+me\s+" + KEEPS + r"|my\s+happy\s+place|my\s+therapy|my\s+(?:whole\s+)?life|my\s+everything|life(?=\s*(?:[.!?,;]|$))|bae\b|my\s+"
-                r"(?:favou?rite|fav|fave)\s+(?:thing|food|show|band|song|game|hobby|sport|book|movie|snack|drink))\b", I),
-     _b_sane_or_fav),
-    (re.compile(r"\bmy\s+(?P<obj>[\w-]+(?:\s[\w-]+)?)\s*,?\s*(?:they're|they\s+are|it's|it\s+is|which\s+(?:is|are))\s+(?:\w+\s+){0,2}?"
+                r"(?:favou?rite|fav|fave)\s+(?:thing|food|show|band|song|game|hobby|sport|book|movie|snack|drink))\b", _b_sane_or_fav, I),
+    Rule("en.preference.sane_or_fav.2", "en", "preference", 3290,
+         r"\bmy\s+(?P<obj>[\w-]+(?:\s[\w-]+)?)\s*,?\s*(?:they're|they\s+are|it's|it\s+is|which\s+(?:is|are))\s+(?:\w+\s+){0,2}?"
                 r"(?:what\s+keeps?\s+me\s+" + KEEPS + r"|the\s+only\s+thing\s+keeping\s+me\s+" + KEEPS + r"|my\s+happy\s+place|"
-                r"my\s+therapy|my\s+lifeline)", I), _b_sane_or_fav),
-    (re.compile(r"(?:^|[.!?,]\s*)(?:(?:a\s+)?(?:big|huge|massive)\s+fan\s+of|obsessed\s+with|really\s+into)\s+" + OBJ, I), _b_sane_or_fav),
-    (re.compile(r"\b(?P<obj>[\w-]+(?:\s[\w-]+)?)\s+(?:always\s+|really\s+|just\s+)?(?:fixes\s+my\s+mood|makes\s+me\s+(?:so\s+)?happy|"
-                r"makes\s+my\s+day|calms\s+me\s+down|cheers\s+me\s+up|is\s+my\s+escape|clears\s+my\s+head)", I), _b_sane_or_fav),
-    (re.compile(r"\b(?P<obj>[\w-]+(?:\s[\w-]+)?)\s+(?:tonight|today|later|tomorrow|this\s+\w+)\s*[,-]?\s*(?:it's\s+|which\s+is\s+)?"
+                r"my\s+therapy|my\s+lifeline)", _b_sane_or_fav, I),
+    Rule("en.preference.sane_or_fav.3", "en", "preference", 3300,
+         r"(?:^|[.!?,]\s*)(?:(?:a\s+)?(?:big|huge|massive)\s+fan\s+of|obsessed\s+with|really\s+into)\s+" + OBJ, _b_sane_or_fav, I),
+    Rule("en.preference.sane_or_fav.4", "en", "preference", 3310,
+         r"\b(?P<obj>[\w-]+(?:\s[\w-]+)?)\s+(?:always\s+|really\s+|just\s+)?(?:fixes\s+my\s+mood|makes\s+me\s+(?:so\s+)?happy|"
+                r"makes\s+my\s+day|calms\s+me\s+down|cheers\s+me\s+up|is\s+my\s+escape|clears\s+my\s+head)", _b_sane_or_fav, I),
+    Rule("en.preference.sane_or_fav.5", "en", "preference", 3320,
+         r"\b(?P<obj>[\w-]+(?:\s[\w-]+)?)\s+(?:tonight|today|later|tomorrow|this\s+\w+)\s*[,-]?\s*(?:it's\s+|which\s+is\s+)?"
                 r"(?:(?:honestly|literally|genuinely|easily|always|basically)\s+)?(?:my|the)\s+(?:favou?rite|best)\s+part\s+of\s+"
-                r"(?:my|the)\s+(?:week|day|month)", I), _b_sane_or_fav),
+                r"(?:my|the)\s+(?:week|day|month)", _b_sane_or_fav, I),
 ]
 
 
@@ -334,30 +362,39 @@ MY_THING = (r"(?:whole|entire)\s+personality|personality\s+trait|love\s+language
             r"movie|film|game|book|podcast|anime|series|meal|snack|watch|album)|guilty\s+pleasure|weakness|kryptonite|"
             r"therapy|happy\s+place|safe\s+space|(?:favou?rite|fav|fave)\s+thing\s+(?:ever|in\s+the\s+world)")
 PREFERENCE_RULES += [
-    (re.compile(r"(?:^|[.!?]\s*|\b(?:my|and|also|but|so)\s+)(?:(?:all[- ]time|current|new)\s+)?(?:fav|fave|favou?rite)\s+"
+    Rule("en.preference.fav_colon", "en", "preference", 3330,
+         r"(?:^|[.!?]\s*|\b(?:my|and|also|but|so)\s+)(?:(?:all[- ]time|current|new)\s+)?(?:fav|fave|favou?rite)\s+"
                 r"(?P<kind>[a-z][\w'-]*(?:\s+[\w'-]+){0,6}?)\s*(?:rn\s*|atm\s*|right\s+now\s*|of\s+all\s+time\s*)?[:=]\s*"
-                r"(?P<obj>[^,.!?;:\n(]{2,50}?)(?=\s*[,.!?;\n(]|$|\s+(?:lol|lmao|tbh|btw|because|cuz|haha\w*)\b)", I), _b_fav_colon),
-    (re.compile(r"(?:^|[.!?,;]\s*|\b(?:and|but|so|honestly|tbh|ngl|also)\s+)(?P<obj>[\w'&-]+(?:\s+[\w'&-]+){0,3}?)\s+(?:is|are)\s+"
+                r"(?P<obj>[^,.!?;:\n(]{2,50}?)(?=\s*[,.!?;\n(]|$|\s+(?:lol|lmao|tbh|btw|because|cuz|haha\w*)\b)", _b_fav_colon, I),
+    Rule("en.preference.my_thing", "en", "preference", 3340,
+         r"(?:^|[.!?,;]\s*|\b(?:and|but|so|honestly|tbh|ngl|also)\s+)(?P<obj>[\w'&-]+(?:\s+[\w'&-]+){0,3}?)\s+(?:is|are)\s+"
                 r"(?:(?:basically|literally|honestly|just|pretty\s+much|kinda|lowkey|truly|genuinely|officially|still|always|"
-                r"forever|simply|definitely|def)\s+)*my\s+(?P<what>" + MY_THING + r")\b", I), _b_my_thing),
-    (re.compile(r"\b(?:I|my\s+(?:stomach|body|gut|skin|system))\s+(?:just\s+|really\s+|honestly\s+|literally\s+)?(?:can't|cannot|can\s+no\s+longer|"
-                r"couldn't)\s+(?:really\s+|even\s+)?(?:handle|tolerate|digest|stomach)\s+" + OBJ, I), _b_cant_handle),
-    (re.compile(r"\b(?:got|gets|getting|finally\s+got)\s+me\s+(?:hooked\s+on|into|obsessed\s+with|addicted\s+to)\s+" + OBJ, I), _b_got_me_into),
-    (re.compile(r"\bmy\s+(?:go-to|comfort|current|forever)\s+(?P<kind>(?:comfort\s+)?(?:show|movie|film|food|meal|snack|song|album|game|book|"
+                r"forever|simply|definitely|def)\s+)*my\s+(?P<what>" + MY_THING + r")\b", _b_my_thing, I),
+    Rule("en.preference.cant_handle", "en", "preference", 3350,
+         r"\b(?:I|my\s+(?:stomach|body|gut|skin|system))\s+(?:just\s+|really\s+|honestly\s+|literally\s+)?(?:can't|cannot|can\s+no\s+longer|"
+                r"couldn't)\s+(?:really\s+|even\s+)?(?:handle|tolerate|digest|stomach)\s+" + OBJ, _b_cant_handle, I),
+    Rule("en.preference.got_me_into", "en", "preference", 3360,
+         r"\b(?:got|gets|getting|finally\s+got)\s+me\s+(?:hooked\s+on|into|obsessed\s+with|addicted\s+to)\s+" + OBJ, _b_got_me_into, I),
+    Rule("en.preference.fav_colon.2", "en", "preference", 3370,
+         r"\bmy\s+(?:go-to|comfort|current|forever)\s+(?P<kind>(?:comfort\s+)?(?:show|movie|film|food|meal|snack|song|album|game|book|"
                 r"podcast|drink|order|karaoke\s+song|series|anime|artist|band))\s+(?:is|has\s+to\s+be|will\s+always\s+be|=|:)\s+"
-                r"(?P<obj>[^,.!?;:\n(]{2,50}?)(?=\s*[,.!?;\n(]|$|\s+(?:lol|lmao|tbh|btw|because|cuz|haha\w*|and\s+I)\b)", I), _b_fav_colon),
-    (re.compile(r"\bI\s+(?:(?:could|would)\s+(?:honestly\s+|literally\s+|happily\s+|seriously\s+)*(?:eat|drink|live\s+on|listen\s+to|"
+                r"(?P<obj>[^,.!?;:\n(]{2,50}?)(?=\s*[,.!?;\n(]|$|\s+(?:lol|lmao|tbh|btw|because|cuz|haha\w*|and\s+I)\b)", _b_fav_colon, I),
+    Rule("en.preference.like_it.2", "en", "preference", 3380,
+         r"\bI\s+(?:(?:could|would)\s+(?:honestly\s+|literally\s+|happily\s+|seriously\s+)*(?:eat|drink|live\s+on|listen\s+to|"
                 r"watch|play|read)|will\s+never\s+get\s+tired\s+of|never\s+get\s+tired\s+of)\s+" + OBJ
                 + r"(?=\s+(?:every\s+(?:day|single\s+day|night|meal)|forever|all\s+day|for\s+every\s+meal|on\s+repeat|24/7)|"
-                r"[^.!?;]*\b(?:never\s+get\s+tired|never\s+gets\s+old))", I), _b_like_it),
-    (re.compile(r"\bI(?:'m|\s+am)\s+(?:just\s+|really\s+|honestly\s+|definitely\s+)?not\s+(?:a|an|really\s+a|much\s+of\s+a)\s+"
-                r"(?P<obj>[\w-]+(?:\s[\w-]+)?)\s+(?:person|fan|guy|girl|gal|lover)\b", I), _b_not_person),
-    (re.compile(r"\b(?:taught|showed)\s+me\s+(?:how\s+)?to\s+" + OBJ + r"[^.!?;]{0,60}?\b(?:it's|its|it\s+is|that's|it\s+became|it's\s+become)\s+"
+                r"[^.!?;]*\b(?:never\s+get\s+tired|never\s+gets\s+old))", _b_like_it, I),
+    Rule("en.preference.not_person", "en", "preference", 3390,
+         r"\bI(?:'m|\s+am)\s+(?:just\s+|really\s+|honestly\s+|definitely\s+)?not\s+(?:a|an|really\s+a|much\s+of\s+a)\s+"
+                r"(?P<obj>[\w-]+(?:\s[\w-]+)?)\s+(?:person|fan|guy|girl|gal|lover)\b", _b_not_person, I),
+    Rule("en.preference.taught_fav", "en", "preference", 3400,
+         r"\b(?:taught|showed)\s+me\s+(?:how\s+)?to\s+" + OBJ + r"[^.!?;]{0,60}?\b(?:it's|its|it\s+is|that's|it\s+became|it's\s+become)\s+"
                 r"(?:(?:still|now|honestly|literally|basically|kinda)\s+)*my\s+(?:favou?rite|fav|fave)\s+"
-                r"(?P<what>(?:way|thing|hobby|part)\b[^,.!?;\n]{0,40}?)(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|lol)\b)", I), _b_taught_fav),
-    (re.compile(r"(?:^|[.!?,]\s*|\b(?:but|honestly|tbh|ngl|and)\s+)(?P<obj>[\w-]+(?:\s[\w-]+)?)\s+(?:just\s+|literally\s+|always\s+)?"
+                r"(?P<what>(?:way|thing|hobby|part)\b[^,.!?;\n]{0,40}?)(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|lol)\b)", _b_taught_fav, I),
+    Rule("en.preference.ruins", "en", "preference", 3410,
+         r"(?:^|[.!?,]\s*|\b(?:but|honestly|tbh|ngl|and)\s+)(?P<obj>[\w-]+(?:\s[\w-]+)?)\s+(?:just\s+|literally\s+|always\s+)?"
                 r"(?:ruin|ruins)\s+(?:every|any|literally\s+every|the\s+whole)\s+(?:dish|meal|pizza|salad|sandwich|burger|food|recipe|"
-                r"drink|dessert|cake|soup|movie|show|song|book|game|thing)s?\b", I), _b_ruins),
+                r"drink|dessert|cake|soup|movie|show|song|book|game|thing)s?\b", _b_ruins, I),
 ]
 
 
@@ -367,9 +404,7 @@ REL_LEAD = (r"(?i:\b(?:my|our)\s+(?:(?:older|younger|little|big|baby|twin|new|ol
             r"black|white|orange|grey|gray|fluffy|tiny|golden)\s+)*)")
 NAME = r"(?P<name>[A-ZÀ-Ö][a-zß-öø-ÿ]+(?:-[A-Z][a-z]+)?)(?![\w'’]\w|[\w])"
 TIME_TAIL = re.compile(r"\s+(?:this|last)\s+(?:week|month|year)$|\s+(?:lately|recently|today|yesterday)$", I)
-NOT_NAMES = frozenset("Mom Mum Dad Mother Father Grandma Grandpa Sis Bro God Jesus Monday Tuesday Wednesday "
-                      "Thursday Friday Saturday Sunday January February March April June July August September "
-                      "October November December Christmas Easter I".split())
+NOT_NAMES = word_set("en_not_names")
 
 
 def _predicate(rest: str) -> str:
@@ -447,24 +482,34 @@ LIFE_NEWS = (r"(?:just\s+|recently\s+|finally\s+)?(?:(?:was|got|has\s+been|is|ju
              r"parkinson's|a\s+heart\s+condition)|is\s+(?:autistic|disabled)|(?:is\s+moving|moved|is\s+relocating)\s+to\s+[A-Z][\w'-]+|"
              r"(?:just\s+)?started\s+(?:college|school|kindergarten|preschool|daycare|high\s+school|middle\s+school|uni|university|"
              r"a\s+new\s+job|chemo|therapy)|got\s+into\s+[A-Z][\w'-]+|is\s+(?:getting\s+married|having\s+a\s+baby|expecting))")
-PEOPLE_RULES: list[tuple[re.Pattern[str], Builder]] = [
-    (re.compile(NAME + r"\s+(?i:and\s+I)\s+(?i:(?:just\s+|finally\s+|officially\s+)?(?:broke\s+up|split(?:\s+up)?|"
+PEOPLE_RULES: list[Rule] = [
+    Rule("en.relationship.breakup", "en", "relationship", 4000,
+         NAME + r"\s+(?i:and\s+I)\s+(?i:(?:just\s+|finally\s+|officially\s+)?(?:broke\s+up|split(?:\s+up)?|"
                 r"separated|are\s+done|called\s+it\s+quits|got\s+divorced|are\s+over|ended\s+things|"
-                r"are\s+(?:getting\s+divorced|splitting\s+up|breaking\s+up|separating|taking\s+a\s+break)))"), _b_breakup),
-    (re.compile(r"(?i:\bI\s+(?:just\s+|finally\s+)?(?:broke\s+up\s+with|dumped|divorced|split\s+(?:up\s+)?with)\s+)"
-                + NAME), _b_breakup),
-    (re.compile(NAME + r"\s+(?i:(?:just\s+)?(?:broke\s+up\s+with|dumped)\s+me)\b"), _b_breakup),
-    (re.compile(NAME + r"\s+(?i:(?:just\s+|officially\s+)?(?:called|broke)\s+off\s+(?:the|our)\s+(?:engagement|wedding))\b"), _b_breakup),
-    (re.compile(REL_LEAD + r"(?i:(?P<rel>" + RELATIONS + "|" + PETS + r"))\s*,?\s+(?:named\s+|called\s+)?" + NAME
-                + r"(?P<rest>[^.!?;\n]*)"), _b_named),
-    (re.compile(NAME + r"\s+(?i:and\s+I)\b"), _b_couple),
-    (re.compile(r"(?i:\bI(?:'m|\s+am)\s+(?:dating|seeing|engaged\s+to|married\s+to))\s+" + NAME), _b_couple),
-    (re.compile(REL_LEAD + r"(?i:(?P<rel>" + RELATIONS + r"))(?:\s+|(?=['’]s\s))(?P<pred>(?i:(?:is|['’]s|works\s+as)\s+(?:a|an)\s+(?:[\w-]+\s+){0,2}?"
-                r"(?:" + JOBS + r")|works\s+(?:at|for)\s+[A-Z][\w'&-]*(?:\s+[A-Z][\w'&-]*)*))\b"), _b_relative_news),
-    (re.compile(r"(?i:\b(?:adopted|got|rescued|brought\s+home|have)\s+(?:a|an|our|my)\s+(?:new\s+)?(?:[\w-]+\s+)?)(?P<rel>(?i:" + PETS
-                + r"))\b[^.!?]{0,40}?[.!?]*\s*(?i:(?:her|his|its|their)\s+name\s+is|named|called)\s+" + NAME), _b_new_pet),
-    (re.compile(REL_LEAD + r"(?i:(?P<rel>" + RELATIONS + r"))\s+(?P<pred>(?i:" + LIFE_NEWS + r")[^,.!?;\n]*?)"
-                r"(?=\s*(?:[,.!?;]|$)|\s+(?i:and\s+I|so|but)\b)"), _b_relative_news),
+                r"are\s+(?:getting\s+divorced|splitting\s+up|breaking\s+up|separating|taking\s+a\s+break)))", _b_breakup),
+    Rule("en.relationship.breakup.2", "en", "relationship", 4010,
+         r"(?i:\bI\s+(?:just\s+|finally\s+)?(?:broke\s+up\s+with|dumped|divorced|split\s+(?:up\s+)?with)\s+)"
+                + NAME, _b_breakup),
+    Rule("en.relationship.breakup.3", "en", "relationship", 4020,
+         NAME + r"\s+(?i:(?:just\s+)?(?:broke\s+up\s+with|dumped)\s+me)\b", _b_breakup),
+    Rule("en.relationship.breakup.4", "en", "relationship", 4030,
+         NAME + r"\s+(?i:(?:just\s+|officially\s+)?(?:called|broke)\s+off\s+(?:the|our)\s+(?:engagement|wedding))\b", _b_breakup),
+    Rule("en.relationship.named", "en", "relationship", 4040,
+         REL_LEAD + r"(?i:(?P<rel>" + RELATIONS + "|" + PETS + r"))\s*,?\s+(?:named\s+|called\s+)?" + NAME
+                + r"(?P<rest>[^.!?;\n]*)", _b_named),
+    Rule("en.relationship.couple", "en", "relationship", 4050,
+         NAME + r"\s+(?i:and\s+I)\b", _b_couple),
+    Rule("en.relationship.couple.2", "en", "relationship", 4060,
+         r"(?i:\bI(?:'m|\s+am)\s+(?:dating|seeing|engaged\s+to|married\s+to))\s+" + NAME, _b_couple),
+    Rule("en.relationship.relative_news", "en", "relationship", 4070,
+         REL_LEAD + r"(?i:(?P<rel>" + RELATIONS + r"))(?:\s+|(?=['’]s\s))(?P<pred>(?i:(?:is|['’]s|works\s+as)\s+(?:a|an)\s+(?:[\w-]+\s+){0,2}?"
+                r"(?:" + JOBS + r")|works\s+(?:at|for)\s+[A-Z][\w'&-]*(?:\s+[A-Z][\w'&-]*)*))\b", _b_relative_news),
+    Rule("en.relationship.new_pet", "en", "relationship", 4080,
+         r"(?i:\b(?:adopted|got|rescued|brought\s+home|have)\s+(?:a|an|our|my)\s+(?:new\s+)?(?:[\w-]+\s+)?)(?P<rel>(?i:" + PETS
+                + r"))\b[^.!?]{0,40}?[.!?]*\s*(?i:(?:her|his|its|their)\s+name\s+is|named|called)\s+" + NAME, _b_new_pet),
+    Rule("en.relationship.relative_news.2", "en", "relationship", 4090,
+         REL_LEAD + r"(?i:(?P<rel>" + RELATIONS + r"))\s+(?P<pred>(?i:" + LIFE_NEWS + r")[^,.!?;\n]*?)"
+                r"(?=\s*(?:[,.!?;]|$)|\s+(?i:and\s+I|so|but)\b)", _b_relative_news),
 ]
 
 # ---------------------------------------------------------------- moods
@@ -495,7 +540,7 @@ def _reason(sentence: str) -> str:
     return f"about {third_person(drop_fillers(cause['c']))}" if cause else ""
 
 
-LIGHT_MOODS = frozenset("nervous worried frustrated upset antsy restless jealous panicky on edge".split(" "))
+LIGHT_MOODS = word_set("en_light_moods")
 WEIGHTY = re.compile(r"\b(?:" + RELATIONS + "|" + PETS + r")s?\b|\b(?:work|job|boss|career|school|class|exam|test|interview|surgery|"
                      r"diagnos\w*|results?|appointment|move|moving|wedding|merger|layoffs?|laid\s+off|money|rent|bills|health|"
                      r"doctor|hospital|court|visa|deadline|thesis|presentation|review|promotion|future|life|kids?|baby|pregnan\w*)\b", I)
@@ -516,18 +561,15 @@ def _b_mood(m: re.Match, text: str) -> Candidate | None:
     return candidate("mood", content, _q(m, text), "relationship:mood")
 
 
-MOOD_RULES: list[tuple[re.Pattern[str], Builder]] = [
-    (re.compile(r"(?:\bI(?:(?:'ve|\s+have)\s+been(?:\s+feeling)?|(?:'ve|\s+have)?\s*(?:feel|felt|feeling)|'m(?:\s+feeling)?|"
+MOOD_RULES: list[Rule] = [
+    Rule("en.mood.mood", "en", "mood", 4600,
+         r"(?:\bI(?:(?:'ve|\s+have)\s+been(?:\s+feeling)?|(?:'ve|\s+have)?\s*(?:feel|felt|feeling)|'m(?:\s+feeling)?|"
                 r"\s+am(?:\s+feeling)?)|(?:^|[.!?,]\s*)(?:(?:honestly|lately|tbh|ngl)\s+)?(?:been\s+feeling|been|feeling))\s+"
                 r"(?:(?:so+|really|pretty|very|kind\s+of|kinda|super|incredibly|extremely|a\s+bit|a\s+little|quite|"
                 r"honestly|genuinely|just|constantly|always|lately|completely|totally|way|more|even|a\s+lot|lowkey|"
-                r"highkey|beyond|absolutely|utterly|seriously|insanely|crazy|hella|mega|all)\s+)*(?P<mood>" + MOODS + r")\b", I),
-     _b_mood),
-    (re.compile(r"\bI(?:'ve|\s+have)\s+(?:(?:just|really|honestly|genuinely|lowkey|always|literally)\s+)+been\s+"
+                r"highkey|beyond|absolutely|utterly|seriously|insanely|crazy|hella|mega|all)\s+)*(?P<mood>" + MOODS + r")\b", _b_mood, I),
+    Rule("en.mood.mood.2", "en", "mood", 4610,
+         r"\bI(?:'ve|\s+have)\s+(?:(?:just|really|honestly|genuinely|lowkey|always|literally)\s+)+been\s+"
                 r"(?:(?:so+|really|pretty|very|kind\s+of|kinda|super|incredibly|extremely|a\s+bit|a\s+little|quite|"
-                r"honestly|genuinely|constantly|completely|totally|way)\s+)*(?P<mood>" + MOODS + r")\b", I),
-     _b_mood),
+                r"honestly|genuinely|constantly|completely|totally|way)\s+)*(?P<mood>" + MOODS + r")\b", _b_mood, I),
 ]
-
-for _table in (PREFERENCE_RULES, PEOPLE_RULES, MOOD_RULES):
-    loosen_table(_table)

@@ -6,11 +6,12 @@ the validator turns them absolute with `memory.dates.absolutize` and sets `event
 from __future__ import annotations
 
 import re
-from datetime import date
+from datetime import date, timedelta
 
 from memory.dates import DateMention, find_dates
 from memory.learn.rules import zh as rules_zh
 from memory.learn.rules.common import Span, candidate, clauses, norm_object, sentences, third_person, zh_clean
+from memory.learn.rules.registry import Rule
 from memory.records import Candidate
 
 I = re.IGNORECASE
@@ -58,6 +59,30 @@ EVENT_ZH = re.compile(
     r"拔牙|智齿|补牙|看牙|牙医|洗牙|做手术|开刀|产检|打疫苗|签证|演讲|考驾照|科目[一二三四]|路考|答辩|开庭|搬新家|入学|报名|"
     r"(?<![参思备])考(?![虑察验古究])|见[^，。！？]{0,5}(?:爸妈|父母|家长)|见导师|见客户|见家长|见面|开会|约了|预约|复诊|婚检|考核|述职|汇报|交论文|截稿|上岗|开题|中期|评审|"
     r"团建|领证|登记结婚|聚餐|出游|度假|蜜月|看兽医|兽医|露营|看展|爬山|放(?:暑|寒)?假|去[\u4e00-\u9fff]{1,6}?(?:玩|旅行|旅游|度假)|过来看我|来看我|回老家")
+
+EVENT_MORE = re.compile(r"自驾|旅拍|毕业旅行|出去玩|出国玩|去[\u4e00-\u9fff]{2,6}?(?:自驾|玩|转转|逛逛|打卡)|要生了|生宝宝|生孩子|待产|"
+                        r"(?<![起])飞(?:去|到|往|回)?[\u4e00-\u9fff]{2}")
+COUNTDOWN = re.compile(r"(?:还有|还剩|只剩|倒计时)(?P<n>\d{1,3}|[一二三四五六七八九十两俩]{1,3}|半)(?P<unit>天|个?星期|个?礼拜|周|个月)(?:不到|左右)?")
+
+
+def has_countdown(text: str) -> bool:
+    """"还有十天就要…": a date `find_dates` does not read until `dated_words` rewrites it."""
+    return any(m["n"] != "半" or m["unit"] == "个月" for m in COUNTDOWN.finditer(text))
+
+
+def dated_words(text: str, today: date) -> str:
+    """Rewrite relative dates the validator would not render as a bare date: a countdown ("还有十天" -> "十天后")
+    and a weekend ("这周末" -> "这周六", the day `memory.dates` gives a weekend), so the stored memory keeps only
+    the ISO date and not "<date>周末"."""
+    text = COUNTDOWN.sub(lambda m: f"{m['n'].replace('俩', '两')}{m['unit']}后" if m["n"] != "半" or m["unit"] == "个月"
+                         else m.group(0), text)
+    for d in reversed(find_dates(text, today)):
+        if "周末" in d.text:
+            weeks = (d.date - (today - timedelta(days=today.weekday()))).days // 7
+            if 0 <= weeks <= 2:
+                rel = "" if d.text == "周末" else ("这", "下", "下下")[weeks]  # a bare 周末 is this week's: a bare 周六
+                text = text[:d.start] + rel + "周" + "一二三四五六日"[d.date.weekday()] + text[d.end:]
+    return text
 
 
 HABIT_ZH = re.compile(r"一般|通常|经常|基本|总是|习惯|喜欢|常常|每个?(?:周|星期)")
@@ -167,11 +192,11 @@ def chinese_events(text: str, today: date) -> list[Candidate]:
     for sent in sentences(text):
         parts = clauses(sent)
         for j, cl in enumerate(parts):
-            if not (_future(cl.text, today) or rules_zh.has_countdown(cl.text)):
+            if not (_future(cl.text, today) or has_countdown(cl.text)):
                 continue
             if re.search(r"周末|周[一二三四五六日天]|星期", cl.text) and HABIT_ZH.search(cl.text):
                 continue  # "周末喜欢去爬山" is a habit, not a plan for this weekend
-            kw = (EVENT_ZH.search(cl.text) or rules_zh.EVENT_MORE.search(cl.text)
+            kw = (EVENT_ZH.search(cl.text) or EVENT_MORE.search(cl.text)
                   or EVENT_EN.search(" ".join(re.findall(r"[A-Za-z][\w'-]*", cl.text))))  # "后天有个presentation"
             span = cl
             if not kw and j + 1 < len(parts) and EVENT_ZH.search(parts[j + 1].text):
@@ -179,6 +204,12 @@ def chinese_events(text: str, today: date) -> list[Candidate]:
                 kw = EVENT_ZH.search(span.text)
             if not kw:
                 continue
-            said = rules_zh.dated_words(span.text, today)
+            said = dated_words(span.text, today)
             out.append(candidate("event", rules_zh.zh_note(said), span.text, _zh_topic(said, today)))
     return out
+
+
+SCAN_RULES: list[Rule] = [
+    Rule("zh.event.dated", "zh", "event", 13020, None, scan=chinese_events),
+    Rule("en.event.dated", "en", "event", 14010, None, scan=english_events),
+]

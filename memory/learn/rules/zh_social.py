@@ -6,14 +6,16 @@ Like `zh`, each rule anchors on the words people use around a fact (我妈…住
 from __future__ import annotations
 
 import re
+from datetime import date
 
 from memory.learn.rules.common import candidate, clause_at, clauses, quote_for, sentences
-from memory.learn.rules.zh import BAD_NAME, HAN, JOB_SUFFIX, NAME, PETS, RELS, SURNAMES, Builder, _q
+from memory.learn.rules.lexicon import alternation
+from memory.learn.rules.registry import Rule
+from memory.learn.rules.zh import BAD_NAME, HAN, JOB_SUFFIX, NAME, PETS, RELS, SURNAMES, _q
 from memory.learn.rules.zh import zh_note as zh_clean  # zh_clean without "妹妹妹"
 from memory.records import Candidate
 
-FAMILY = (r"男朋友|女朋友|男友|女友|老公|老婆|丈夫|妻子|对象|姐姐|妹妹|哥哥|弟弟|妈妈|爸爸|儿子|女儿|爷爷|奶奶|外公|外婆|"
-          r"姐|妹|哥|弟|妈|爸")  # close family: "我朋友是医生" is small talk about someone else
+FAMILY = alternation("zh_family")
 KIN_FULL = {"姐": "姐姐", "妹": "妹妹", "哥": "哥哥", "弟": "弟弟", "妈": "妈妈", "爸": "爸爸"}
 NEWS = (r"生了|怀孕|结婚|去世|走了|住院|生病|手术|离婚|确诊|退休|吵了|吵架|闹翻|冷战|出国|考上|毕业|分手|病了|过世|"
         r"身体不(?:太|是很)?好|身体出了?问题|不舒服|查出|骨折|摔(?:了|倒)|进了?医院|出事|失业|被裁|辞职|"
@@ -165,34 +167,48 @@ REDUP_WORDS = "天常刚偷好慢悄默每渐稍早久时处样整足明往仅�
 NICK = (rf"(?P<n>(?:小|阿)[{HAN}]{{1,2}}?|阿[A-Za-z]{{2,10}}|[A-Z][a-z]{{1,10}}|(?P<dup>(?![{REDUP_WORDS}])[{HAN}])(?P=dup))"
         rf"(?=[{HAN}，。！？,.!?\s（(]|$)")
 GROUP = r"我们(?:组|小组|部门|公司|办公室|团队|项目组|科室|单位|班|宿舍|寝室)(?:里|里面)?的?"
-COLLEAGUE = r"同事|领导|上司|组长|主管|经理|师傅|师父|搭档|同学|室友|舍友|邻居|朋友|好朋友|好友|闺蜜|发小|兄弟|哥们|学长|学姐"
-PEOPLE_RULES: list[tuple[re.Pattern[str], Builder]] = [
-    (re.compile(rf"(?:我)?(?:和|跟)(?:{RELS})?(?P<n>(?:小|阿|老)[{HAN}]{{1,2}}?|[{HAN}]{{2}}?)(?:已经|早就|终于|正式|刚|上周|昨天)?"
-                r"(?:分手|分开|离婚|绝交|闹掰|断交|翻脸)了?"), _b_breakup),
-    (re.compile(rf"(?:我)?(?:和|跟)(?P<n>{RELS})(?:已经|早就|终于|正式|刚|上周|昨天)?(?:分手|分开|离婚|绝交|闹掰|断交|翻脸)了?"), _b_breakup),
-    (re.compile(rf"(?P<lead>我家的|我的|我家|我|和|跟|的|有个|有一个|有位|有一位|有只|有一只)(?:那|这)?(?:一)?(?:只|条)?(?P<rel>{RELS}|{PETS})(?:的名字)?叫" + NAME),
-     _b_named),
-    (re.compile(rf"(?P<lead>我的|我家|我|和|跟)(?P<rel>{RELS})" + NICK), _b_named),
-    (re.compile(rf"(?P<grp>{GROUP})?(?:(?:我的?|和|跟)?(?P<rel>{COLLEAGUE}))?(?P<n>(?:老|小)(?:{SURNAMES}))(?=[{HAN}，。！？,.!?\s]|$)"),
-     _b_teammate),
-    (re.compile(rf"(?P<lead>我的|我家|我)(?P<num>两|三|四|2|3|4)(?:只|条)(?P<rel>{PETS})[，,]?(?:分别)?(?:叫)?"
-                rf"(?P<n>[{HAN}]{{1,3}}?)(?:和|跟|、|还有)(?P<n2>(?:小|阿)[{HAN}]{{1,2}}?|[{HAN}]{{2}})(?=[{HAN}，。！？,.!?\s]|$)"), _b_pair),
-    (re.compile(rf"(?P<lead>我的|我家|我)(?P<rel>{PETS})" + PET_NAME), _b_named),
-    (re.compile(rf"养了?(?:一)?(?:只|条|个|头)(?P<desc>[{HAN}]{{0,3}}?)(?P<rel>{PETS})(?:叫|名叫|名字叫)" + NAME), _b_kept_pet),
-    (re.compile(rf"(?:我|跟我|和我)(?P<rel>{RELS})(?P<pred>[^，。！？,.!?]*?(?:{NEWS}))"), _b_news),
-    (re.compile(rf"(?:跟|和)(?:我)?(?P<rel>{RELS})(?P<pred>[^，。！？,.!?]{{0,8}}?(?:{NEWS}))"), _b_news),
-    (re.compile(rf"我(?:有个|有一个|有位)(?P<rel>{FAMILY})(?P<pred>[^，。！？,.!?]{{0,8}}?(?:{NEWS}|在(?:读|上|念)[{HAN}]{{1,4}}|"
-                rf"在[{HAN}]{{2,6}}(?:上班|工作|读书)))"), _b_news),
-    (re.compile(r"(?:^|(?<=[，。！？,.!?\s]))" + NICK.replace("(?=[", "(?=(?:上周|昨天|前天|最近|前几天|突然|刚刚?|今天)?(?:{NEWS}))(?=[", 1)
-                .replace("{NEWS}", NEWS)), _b_subject_news),
-    (re.compile(rf"(?:我)?(?:和|跟)(?P<n>(?:小|阿)[{HAN}]{{1,2}}?|[A-Z][a-z]{{1,10}})(?:已经|终于|又)?(?:在一起|和好|复合)(?:[\d一二三四五六七八九十两半]{{1,3}}(?:个月|年))?了"),
-     _b_together),
-    (re.compile(rf"(?:我|我的|我家)(?P<rel>{FAMILY})(?P<pred>(?:是|当|做)(?:一名|一个|个|名)?[{HAN}A-Za-z]{{0,6}}?(?:{JOB_SUFFIX})|"
-                rf"在[^，。！？,.!?]{{2,10}}?(?:上班|工作|读书|上学|读研|(?:当|做)[{HAN}A-Za-z]{{0,6}}?(?:{JOB_SUFFIX})))"), _b_news),
-    (re.compile(rf"我(?:家)?有(?P<n>一|两|三|四|五|[1-5])(?:个|只|条)(?P<rel>孩子|儿子|女儿|娃|宝宝|兄弟姐妹|姐姐|哥哥|弟弟|妹妹|{PETS})"), _b_has),
-    (re.compile(rf"(?:一|另一|另外一|第二)(?:只|条|个)(?:叫|名叫)(?P<n>[{HAN}]{{1,3}}?)(?=(?:一|另)(?:只|条|个)|[，,。！!？?\s~]|$)"), _b_one_of_pets),
+COLLEAGUE = alternation("zh_colleagues")
+PEOPLE_RULES: list[Rule] = [
+    Rule("zh.relationship.breakup", "zh", "relationship", 12000,
+         rf"(?:我)?(?:和|跟)(?:{RELS})?(?P<n>(?:小|阿|老)[{HAN}]{{1,2}}?|[{HAN}]{{2}}?)(?:已经|早就|终于|正式|刚|上周|昨天)?"
+                r"(?:分手|分开|离婚|绝交|闹掰|断交|翻脸)了?", _b_breakup),
+    Rule("zh.relationship.breakup.2", "zh", "relationship", 12010,
+         rf"(?:我)?(?:和|跟)(?P<n>{RELS})(?:已经|早就|终于|正式|刚|上周|昨天)?(?:分手|分开|离婚|绝交|闹掰|断交|翻脸)了?", _b_breakup),
+    Rule("zh.relationship.named", "zh", "relationship", 12020,
+         rf"(?P<lead>我家的|我的|我家|我|和|跟|的|有个|有一个|有位|有一位|有只|有一只)(?:那|这)?(?:一)?(?:只|条)?(?P<rel>{RELS}|{PETS})(?:的名字)?叫" + NAME, _b_named),
+    Rule("zh.relationship.named.2", "zh", "relationship", 12030,
+         rf"(?P<lead>我的|我家|我|和|跟)(?P<rel>{RELS})" + NICK, _b_named),
+    Rule("zh.relationship.teammate", "zh", "relationship", 12040,
+         rf"(?P<grp>{GROUP})?(?:(?:我的?|和|跟)?(?P<rel>{COLLEAGUE}))?(?P<n>(?:老|小)(?:{SURNAMES}))(?=[{HAN}，。！？,.!?\s]|$)", _b_teammate),
+    Rule("zh.relationship.pair", "zh", "relationship", 12050,
+         rf"(?P<lead>我的|我家|我)(?P<num>两|三|四|2|3|4)(?:只|条)(?P<rel>{PETS})[，,]?(?:分别)?(?:叫)?"
+                rf"(?P<n>[{HAN}]{{1,3}}?)(?:和|跟|、|还有)(?P<n2>(?:小|阿)[{HAN}]{{1,2}}?|[{HAN}]{{2}})(?=[{HAN}，。！？,.!?\s]|$)", _b_pair),
+    Rule("zh.relationship.named.3", "zh", "relationship", 12060,
+         rf"(?P<lead>我的|我家|我)(?P<rel>{PETS})" + PET_NAME, _b_named),
+    Rule("zh.relationship.kept_pet", "zh", "relationship", 12070,
+         rf"养了?(?:一)?(?:只|条|个|头)(?P<desc>[{HAN}]{{0,3}}?)(?P<rel>{PETS})(?:叫|名叫|名字叫)" + NAME, _b_kept_pet),
+    Rule("zh.relationship.news", "zh", "relationship", 12080,
+         rf"(?:我|跟我|和我)(?P<rel>{RELS})(?P<pred>[^，。！？,.!?]*?(?:{NEWS}))", _b_news),
+    Rule("zh.relationship.news.2", "zh", "relationship", 12090,
+         rf"(?:跟|和)(?:我)?(?P<rel>{RELS})(?P<pred>[^，。！？,.!?]{{0,8}}?(?:{NEWS}))", _b_news),
+    Rule("zh.relationship.news.3", "zh", "relationship", 12100,
+         rf"我(?:有个|有一个|有位)(?P<rel>{FAMILY})(?P<pred>[^，。！？,.!?]{{0,8}}?(?:{NEWS}|在(?:读|上|念)[{HAN}]{{1,4}}|"
+                rf"在[{HAN}]{{2,6}}(?:上班|工作|读书)))", _b_news),
+    Rule("zh.relationship.subject_news", "zh", "relationship", 12110,
+         r"(?:^|(?<=[，。！？,.!?\s]))" + NICK.replace("(?=[", "(?=(?:上周|昨天|前天|最近|前几天|突然|刚刚?|今天)?(?:{NEWS}))(?=[", 1)
+                .replace("{NEWS}", NEWS), _b_subject_news),
+    Rule("zh.relationship.together", "zh", "relationship", 12120,
+         rf"(?:我)?(?:和|跟)(?P<n>(?:小|阿)[{HAN}]{{1,2}}?|[A-Z][a-z]{{1,10}})(?:已经|终于|又)?(?:在一起|和好|复合)(?:[\d一二三四五六七八九十两半]{{1,3}}(?:个月|年))?了", _b_together),
+    Rule("zh.relationship.news.4", "zh", "relationship", 12130,
+         rf"(?:我|我的|我家)(?P<rel>{FAMILY})(?P<pred>(?:是|当|做)(?:一名|一个|个|名)?[{HAN}A-Za-z]{{0,6}}?(?:{JOB_SUFFIX})|"
+                rf"在[^，。！？,.!?]{{2,10}}?(?:上班|工作|读书|上学|读研|(?:当|做)[{HAN}A-Za-z]{{0,6}}?(?:{JOB_SUFFIX})))", _b_news),
+    Rule("zh.relationship.has", "zh", "relationship", 12140,
+         rf"我(?:家)?有(?P<n>一|两|三|四|五|[1-5])(?:个|只|条)(?P<rel>孩子|儿子|女儿|娃|宝宝|兄弟姐妹|姐姐|哥哥|弟弟|妹妹|{PETS})", _b_has),
+    Rule("zh.relationship.one_of_pets", "zh", "relationship", 12150,
+         rf"(?:一|另一|另外一|第二)(?:只|条|个)(?:叫|名叫)(?P<n>[{HAN}]{{1,3}}?)(?=(?:一|另)(?:只|条|个)|[，,。！!？?\s~]|$)", _b_one_of_pets),
 ]
-MOOD_RULES: list[tuple[re.Pattern[str], Builder]] = [(re.compile(MOOD), _b_mood)]
+MOOD_RULES: list[Rule] = [Rule("zh.mood.mood", "zh", "mood", 12600,
+         MOOD, _b_mood)]
 
 # ---------------------------------------------------------------- feedback
 
@@ -222,3 +238,17 @@ def feedback(text: str) -> list[Candidate]:
                 start = parts[j - 1].start
             out.append(candidate("feedback", content, text[start:cl.end], f"feedback:{topic}"))
     return out
+
+
+def _scan_feedback(text: str, today: date) -> list[Candidate]:
+    return feedback(text)
+
+
+def _scan_fallout(text: str, today: date) -> list[Candidate]:
+    return fallout(text)
+
+
+SCAN_RULES: list[Rule] = [
+    Rule("zh.feedback.style", "zh", "feedback", 13000, None, scan=_scan_feedback),
+    Rule("zh.relationship.fallout", "zh", "relationship", 13010, None, scan=_scan_fallout),
+]
