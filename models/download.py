@@ -207,14 +207,14 @@ def _fetch_into(url: str, part: Path, expected: Expected, policy: DownloadPolicy
                 meter: _Meter, cancel: Cancel) -> None:
     """One request: append the body to `part` (or rewrite it when the server sent everything)."""
     offset = _size(part)
-    with _open(url, offset, policy.timeout_s) as response:
+    with _open(url, offset, policy.timeout_s) as response, _CancelWatch(response, cancel):
         start, total = _start_offset(response, offset, expected)
         done = start
         meter.begin(done, total)
         with open(part, "r+b" if start and part.exists() else "wb") as out:
             out.seek(start)
             out.truncate()
-            while chunk := _read(response, policy.timeout_s):
+            while chunk := _read(response, policy.timeout_s, cancel, part.stem):
                 _write(out, chunk, part)
                 done += len(chunk)
                 if total is not None and done > total:
@@ -227,14 +227,49 @@ def _fetch_into(url: str, part: Path, expected: Expected, policy: DownloadPolicy
         raise _Transient(f"the connection closed after {done} of {total} bytes")
 
 
-def _read(response: http.client.HTTPResponse, timeout_s: float) -> bytes:
+def _read(response: http.client.HTTPResponse, timeout_s: float, cancel: Cancel = None, name: str = "the model") -> bytes:
     """The next piece of the body; a stall or a dropped connection is worth a retry."""
     try:
         return response.read(_CHUNK)
     except (socket.timeout, TimeoutError):
+        if is_cancelled(cancel):
+            raise DownloadCancelled(f"The download of {name} was cancelled.") from None
         raise _Transient(f"the transfer stalled (no data for {timeout_s:g} s)") from None
-    except (OSError, http.client.HTTPException) as e:
+    except (OSError, ValueError, AttributeError, http.client.HTTPException) as e:
+        if is_cancelled(cancel):  # the watch shut the socket to end a read that was waiting
+            raise DownloadCancelled(f"The download of {name} was cancelled.") from None
         raise _Transient(f"the connection dropped ({type(e).__name__})") from None
+
+
+class _CancelWatch:
+    """Shuts the response's socket as soon as `cancel` is set, so Cancel ends a read that is waiting on a
+    stalled server at once instead of after the read timeout."""
+
+    def __init__(self, response: http.client.HTTPResponse, cancel: Cancel) -> None:
+        self._response, self._cancel = response, cancel
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._watch, name="download-cancel-watch", daemon=True)
+
+    def __enter__(self) -> _CancelWatch:
+        if self._cancel is not None:
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._done.set()
+        if self._thread.is_alive():
+            self._thread.join()
+
+    def _watch(self) -> None:
+        while not self._done.wait(0.1):
+            if is_cancelled(self._cancel):
+                sock = getattr(getattr(self._response.fp, "raw", None), "_sock", None)
+                try:
+                    if sock is not None:
+                        sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+                return
 
 
 def _write(out: BinaryIO, data: bytes, part: Path, sync: bool = False) -> None:

@@ -161,6 +161,20 @@ def test_a_stalled_transfer_fails_clearly_after_the_timeout(tmp_path, monkeypatc
     assert part_path(tmp_path / "data" / "models" / "test-smol" / FILE).stat().st_size == 5 * MB
 
 
+def test_cancel_during_a_stall_ends_the_download_at_once(tmp_path, monkeypatch, script, mirror):
+    script.release.clear()
+    script.sticky[FILE_PATH] = f"stall:{5 * MB}"
+    cancel = threading.Event()
+    lib = library(tmp_path, monkeypatch, mirror, timeout_s=30.0, retries=1)
+    threading.Timer(1.0, cancel.set).start()  # the user presses Cancel while the server sends nothing
+    started = time.monotonic()
+    with pytest.raises(DownloadCancelled, match="cancelled"):
+        lib.get("test-smol", cancel=cancel)
+    script.release.set()
+    assert time.monotonic() - started < 15, "Cancel waited for the 30 s read timeout"
+    assert not lib.is_installed("test-smol")
+
+
 def test_cancel_stops_the_download_and_a_later_get_resumes(tmp_path, monkeypatch, script, mirror):
     lib = library(tmp_path, monkeypatch, mirror)
     checks = []
