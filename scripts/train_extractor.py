@@ -8,7 +8,8 @@
 Only `corpus/train.jsonl` (and the train-only `corpus/train_extra.jsonl`) is read: the frozen test split
 tunes nothing. Every clause of every user
 message is a row: worth keeping when it carries a quoted memory (`evidence`), with that memory's
-category, polarity and change; whole messages are rows for the attack head. Character n-grams serve
+category, polarity and change; whole messages are rows for the attack head. The supersede pair model
+(memory/learn/supersede.py) is trained last, from pairs built by scripts/supersede_pairs.py. Character n-grams serve
 English and Chinese alike. Training is deterministic: the same corpus gives the same arrays.
 """
 from __future__ import annotations
