@@ -1,6 +1,7 @@
 """Soak the real window: replies stream from the bundled model in a loop while the memory panel is edited.
 
-A crash test for the Qt binding (ui/pyside_guard.py): the real MainWindow on a throwaway profile,
+A crash test for the Qt binding, to run before changing the PySide6 pin (docs/pyside6.md has the
+results per version): the real MainWindow on a throwaway profile,
 offscreen unless QT_QPA_PLATFORM says otherwise. One timer keeps a reply streaming at all times;
 another drives the memory panel through its own model and actions, one step at a time: add (the
 service's hand-added memory, then a panel refresh), an inline edit of a cell (the table model's
@@ -9,16 +10,15 @@ Every 30 s a progress line gives the counts and the reference counts of None and
 steadily when the binding loses references to them. Exits 0 only if the time ran out with replies
 and edits done and no Python exception anywhere; a binding defect usually aborts the process instead.
 
-    .venv/bin/python scripts/soak_window.py [--minutes 10] [--no-guard]
+    .venv/bin/python scripts/soak_window.py [--minutes 10]
 
 To try another PySide6 without touching .venv, install it into a folder and put it first:
-    pip install --no-deps --target /tmp/pyside-6.9.3 PySide6-Essentials==6.9.3 shiboken6==6.9.3
-    PYTHONPATH=/tmp/pyside-6.9.3 .venv/bin/python scripts/soak_window.py --no-guard
+    .venv/bin/pip install --no-deps --target /tmp/pyside-6.9.3 PySide6-Essentials==6.9.3 shiboken6==6.9.3
+    PYTHONPATH=/tmp/pyside-6.9.3 .venv/bin/python scripts/soak_window.py
 """
 from __future__ import annotations
 
 import argparse
-import ctypes
 import faulthandler
 import itertools
 import os
@@ -37,14 +37,12 @@ import shiboken6  # noqa: E402
 from PySide6.QtCore import QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-import ui  # noqa: E402,F401  (installs the guard, as the app does)
 from app.clock import Clock  # noqa: E402
 from app.settings import Settings  # noqa: E402
 from ui import ask  # noqa: E402
 from ui.harness import settle, throwaway_window, wait_for  # noqa: E402
 from ui.main_window import MainWindow  # noqa: E402
 from ui.memory_model import FIELDS, ROLE_EDIT  # noqa: E402
-from ui.pyside_guard import _SINGLETONS, RESERVE, protected  # noqa: E402
 
 PROMPTS = [
     "Remember that my name is Ada and that I live in Lyon. Tell me about your day.",
@@ -56,14 +54,6 @@ PROMPTS = [
 STEPS = ("add", "edit", "pin", "disable", "forget")
 PROGRESS_S = 30
 STUCK_S = 60  # a panel step that has not come back by then is counted as stuck and skipped
-
-
-def remove_guard() -> None:
-    """Take the guard's reserve back from None, True and False: their counts are the true ones again."""
-    if not protected() or sys.version_info >= (3, 12):
-        return
-    for obj in _SINGLETONS:
-        ctypes.c_ssize_t.from_address(id(obj)).value -= RESERVE
 
 
 def counts_of_singletons() -> str:
@@ -191,14 +181,11 @@ class Soak:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--minutes", type=float, default=10.0)
-    parser.add_argument("--no-guard", action="store_true", help="take the PySide6 guard's reserve back first")
     parser.add_argument("--reply-tokens", type=int, default=64, help="short replies: more of them per minute")
     parser.add_argument("--edit-ms", type=int, default=250, help="how often a panel step is started")
     args = parser.parse_args()
-    if args.no_guard:
-        remove_guard()
     print(f"PySide6 {PySide6.__version__} (shiboken6 {shiboken6.__version__}) from {Path(PySide6.__file__).parent}; "
-          f"Python {sys.version.split()[0]}; guard {'ON' if protected() else 'OFF'}; {counts_of_singletons()}",
+          f"Python {sys.version.split()[0]}; {counts_of_singletons()}",
           flush=True)
     exceptions: list[str] = []
 
@@ -217,7 +204,7 @@ def main() -> int:
     soak.progress()
     window.shutdown()
     counts, problems = soak.counts, soak.errors + exceptions
-    print(f"done: PySide6 {PySide6.__version__}, guard {'ON' if protected() else 'OFF'}, {args.minutes:g} min: "
+    print(f"done: PySide6 {PySide6.__version__}, {args.minutes:g} min: "
           f"{counts['replies']} replies ({counts['reply_failures']} failed), {counts['learned']} extractions, "
           f"{counts['edits']} panel edits ({', '.join(f'{s} {counts[s]}' for s in STEPS)}), "
           f"{counts['edit_errors']} refused, {counts['stuck']} stuck, {len(exceptions)} exceptions")
