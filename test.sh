@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Set everything up (first run only), lint, and run the whole test suite with the bundled models.
+# Set everything up (first run only), lint, type-check, and run the whole test suite with the bundled models.
 set -euo pipefail
 cd "$(dirname "$0")"
 scripts/setup.sh
 .venv/bin/ruff check .
+.venv/bin/mypy  # app, memory, models: [tool.mypy] in pyproject.toml
 export QT_QPA_PLATFORM=offscreen
 exec .venv/bin/python -m pytest "$@"

@@ -13,6 +13,7 @@ from app.maintenance import check_at_startup, open_database
 from app.model_choice import chat_model_file, embedding_model
 from app.private import private_file, private_folder
 from app.settings import Settings
+from memory import Embedder
 from memory.learn import MemoryPipeline, Thresholds
 from memory.recall import RetrievalSettings, Weights
 from memory.storage import MemoryStore, Transcript
@@ -37,7 +38,7 @@ class Companion:
         self.model_override = model_override
         self.key: KeyChoice = obtain_key(self.db_path, passphrase)
         models_home = Path(os.environ.get("COMPANION_MODELS_DIR") or home)
-        self.embedder = FastEmbedEmbedder(embedding_model(home, self.settings, models_home),
+        self.embedder: Embedder = FastEmbedEmbedder(embedding_model(home, self.settings, models_home),
                                           threads=self.settings.n_threads)
         for path in (self.db_path, self.db_path.with_name(DB_FILE + "-wal"), self.db_path.with_name(DB_FILE + "-shm")):
             if path == self.db_path or path.exists():

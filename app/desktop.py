@@ -64,8 +64,9 @@ def open_companion(home: Path, clock: Clock, model_override: str | None = None,
         if passphrase:
             raise KeyNeeded("That passphrase does not open your memories. Try again.") from exc
         raise
-    companion.embedder = companion.store.embedder = SerializedEmbedder(companion.embedder)
-    companion.embedder.load()
+    serialized = SerializedEmbedder(companion.embedder)
+    companion.embedder = companion.store.embedder = serialized
+    serialized.load()
     return companion
 
 

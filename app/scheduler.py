@@ -51,7 +51,7 @@ class ConsolidationScheduler:
         self.job = job
         self.hour = _valid_hour(hour)
         self.startup_delay = startup_delay
-        self._scheduler: BackgroundScheduler | None = None
+        self._scheduler: Any = None  # a BackgroundScheduler once started (APScheduler 3 has no type hints)
 
     @classmethod
     def for_companion(cls, companion: Companion, submit: Submit,

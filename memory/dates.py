@@ -390,6 +390,7 @@ def _zh_month_day(m: re.Match, today: date, text: str) -> _Result:
        r"(?P<dir>以后|之后|过后|后|以前|之前|前)")
 def _zh_in_n(m: re.Match, today: date, text: str) -> _Result | None:
     unit = {"天": "day", "日": "day", "个月": "month", "年": "year"}.get(m["unit"], "week")
+    n: int | None
     if m["n"] == "半":  # 半个月 = 15 days, 半年 = 6 months; 半天/半周 are not dates
         if unit not in ("month", "year"):
             return None

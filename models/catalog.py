@@ -65,7 +65,7 @@ class CatalogEntry:
     def total_size(self) -> int | None:
         """Bytes of all files, or None while any size is unknown."""
         sizes = [f.size for f in self.files]
-        return None if any(s is None for s in sizes) else sum(sizes)  # type: ignore[misc]
+        return None if any(s is None for s in sizes) else sum(sizes)  # type: ignore[arg-type]
 
     def to_dict(self) -> dict:
         """The entry in the catalog's JSON shape."""

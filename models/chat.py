@@ -116,7 +116,7 @@ class ChatModel:
                 log.debug("prompt: %d tokens reused, %d evaluated", self._llm.n_tokens, len(tokens))
             inner(tokens)
 
-        self._llm.eval = counted
+        self._llm.eval = counted  # type: ignore[method-assign]
 
     @property
     def n_ctx(self) -> int:
@@ -158,7 +158,7 @@ class ChatModel:
         safe = [{**m, "content": self.defang(m.get("content") or "")} for m in messages]
         self.last_prompt = None
         chunks = self._run(lambda: self._llm.create_chat_completion(
-            messages=safe, max_tokens=max_tokens, temperature=temperature, stream=True,
+            messages=safe, max_tokens=max_tokens, temperature=temperature, stream=True,  # type: ignore[arg-type]
         ))
         try:
             while True:

@@ -8,6 +8,7 @@ the same value; with neither, the file is refused.
 """
 from __future__ import annotations
 
+import builtins
 import json
 import os
 import shutil
@@ -110,7 +111,7 @@ class ModelLibrary:
                                          best is not None and entry.id == best.id))
         return listings
 
-    def list_json(self) -> list[dict]:
+    def list_json(self) -> builtins.list[dict]:  # `list` here is the method above
         """`models list --json`: a JSON-ready list of entries."""
         return [listing.to_dict() for listing in self.list()]
 
@@ -200,7 +201,7 @@ class ModelLibrary:
         folder = self.folder(entry.id)
         return folder / entry.file if entry.kind == "chat" else folder
 
-    def _bytes_missing(self, entry: CatalogEntry, expected: list[Expected]) -> int:
+    def _bytes_missing(self, entry: CatalogEntry, expected: builtins.list[Expected]) -> int:
         """Bytes still to fetch: expected sizes minus what finished or partial files already hold."""
         missing = 0
         for f, exp in zip(entry.files, expected):
@@ -224,7 +225,7 @@ class ModelLibrary:
             return None
         return record
 
-    def _record_installed(self, entry: CatalogEntry, expected: list[Expected]) -> None:
+    def _record_installed(self, entry: CatalogEntry, expected: builtins.list[Expected]) -> None:
         folder = self.folder(entry.id)
         files = {f.name: {"size": (folder / f.name).stat().st_size, "algorithm": e.algorithm,
                           "digest": e.digest, "checksum_source": e.source}

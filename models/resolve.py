@@ -427,7 +427,7 @@ def _chat_status(data_dir: Path, explicit: str | os.PathLike | None) -> ModelSta
     try:
         resolved = resolve_chat_model(explicit, data_dir)
     except ModelError as e:
-        path = Path(explicit).expanduser() if user else None
+        path = Path(explicit).expanduser() if user and explicit is not None else None
         name = path.name if path else BUNDLED_CHAT.name
         return ModelStatus("chat", _gguf_model_id(name), None,
                            "user file" if user else BUNDLED_CHAT.source, path, (), str(e))
@@ -467,7 +467,7 @@ def format_status(statuses: list[ModelStatus]) -> str:
     return "\n".join(lines)
 
 
-def _human_size(size: int) -> str:
+def _human_size(size: float) -> str:
     for unit in ("B", "KB", "MB", "GB"):
         if size < 1000 or unit == "GB":
             return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"

@@ -19,7 +19,6 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6.QtWidgets import QWidget  # noqa: E402
 
-import ui  # noqa: E402,F401  (installs the PySide6 guard before Qt starts)
 from app.clock import Clock  # noqa: E402
 from app.settings import Settings  # noqa: E402
 from memory.records import Memory  # noqa: E402

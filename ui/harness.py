@@ -11,10 +11,7 @@ from PySide6.QtWidgets import QApplication
 from app.clock import Clock
 from app.settings import Settings
 from ui.main_window import MainWindow
-from ui.pyside_guard import protect_singletons
 from ui.style import apply_style
-
-protect_singletons()  # scripts import this before creating any Qt object
 
 
 def wait_for(signal, timeout_ms: int = 600_000) -> list:

@@ -11,7 +11,6 @@ from app.errors import UserError
 from app.settings import Settings
 from ui.i18n import set_language
 from ui.main_window import MainWindow
-from ui.pyside_guard import protect_singletons
 from ui.style import apply_style
 
 
@@ -25,7 +24,6 @@ def initial_language(home: Path) -> str:
 
 def run_app(home: Path, clock: Clock, model_override: str | None = None) -> int:
     """Open the window at once, open the profile behind it, run until the window is closed."""
-    protect_singletons()  # also done on `import ui`; repeated in case an old editable install skips __init__
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("Companion")
     app.setOrganizationName("Companion")

@@ -5,7 +5,7 @@ import argparse
 import logging
 import os
 import sys
-from typing import Callable, Sequence
+from typing import Any, Callable, NoReturn, Sequence
 
 from app.cli import chat, key, memory, models, sessions
 from app.clock import Clock
@@ -16,7 +16,7 @@ EXIT_USER_ERROR = 2
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one clear line, not argparse's usage dump
+    def error(self, message: str) -> NoReturn:  # one clear line, not argparse's usage dump
         self.exit(EXIT_USER_ERROR, f"companion: {message} (see companion --help)\n")
 
 
@@ -38,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-COMMANDS = {**chat.COMMANDS, **memory.COMMANDS, **sessions.COMMANDS, **models.COMMANDS, **key.COMMANDS}
+COMMANDS: dict[tuple[str, Any], Callable[..., int]] = {**chat.COMMANDS, **memory.COMMANDS, **sessions.COMMANDS, **models.COMMANDS, **key.COMMANDS}
 
 
 DesktopLauncher = Callable[..., int]

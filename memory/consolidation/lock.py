@@ -51,7 +51,7 @@ def pid_alive(pid: int) -> bool:
 def _windows_pid_alive(pid: int) -> bool:  # pragma: no cover - exercised on Windows only
     import ctypes
 
-    kernel32 = ctypes.windll.kernel32
+    kernel32 = ctypes.windll.kernel32  # type: ignore[attr-defined]  # Windows only
     handle = kernel32.OpenProcess(0x1000, False, pid)  # PROCESS_QUERY_LIMITED_INFORMATION
     if not handle:
         return False

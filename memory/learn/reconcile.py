@@ -146,7 +146,7 @@ def _same_slot(store: MemoryStore, cand: Candidate) -> list[Memory]:
     if not others:
         return []
     scores = shipped_extractor().score_texts([m.quote or m.content for m in others])
-    want = _SAME_SLOT.get(cand.topic, {cand.topic})
+    want = _SAME_SLOT.get(cand.topic, {cand.topic})  # type: ignore[arg-type]
     return [m for m, s in zip(others, scores) if s.slot in want and s.slot_p >= SLOT_CONFIDENCE]
 
 

@@ -97,7 +97,7 @@ def recency(m: Memory, now: datetime, days_scale: float) -> float:
     """exp(-days since last use or update / scale)."""
     stamp = m.last_used_at or m.updated_at or m.created_at
     try:
-        days = max(0.0, (now - datetime.fromisoformat(stamp)).total_seconds() / 86400)
+        days = max(0.0, (now - datetime.fromisoformat(stamp)).total_seconds() / 86400)  # type: ignore[arg-type]
     except (TypeError, ValueError):
         return 0.0
     return math.exp(-days / days_scale)

@@ -61,9 +61,9 @@ def check(conn, deep: bool = False) -> Consistency:
         messages_fts_extra=sorted(set(messages_fts) - set(messages)),
     )
     if deep:
-        found.fts_stale = sorted(r for r in set(memories) & set(fts) if fts[r] != index_text(memories[r]))
+        found.fts_stale = sorted(r for r in set(memories) & set(fts) if fts[r] != index_text(memories[r]))  # type: ignore[arg-type]
         found.messages_fts_stale = sorted(r for r in set(messages) & set(messages_fts)
-                                          if messages_fts[r] != index_text(messages[r]))
+                                          if messages_fts[r] != index_text(messages[r]))  # type: ignore[arg-type]
     return found
 
 

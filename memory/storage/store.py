@@ -1,6 +1,7 @@
 """The memory store: add, get, list, update, reinforce, supersede and history, with vectors and FTS in step."""
 from __future__ import annotations
 
+import builtins
 import json
 import secrets
 from dataclasses import replace
@@ -86,12 +87,12 @@ class MemoryStore:
         sql = _SELECT + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY rid"
         return [_row_to_memory(r) for r in self.db.read(sql, tuple(params))]
 
-    def by_topic(self, topic: str) -> list[Memory]:
+    def by_topic(self, topic: str) -> builtins.list[Memory]:  # `list` here is the method above
         """Active memories that share a reconciliation topic."""
         rows = self.db.read(_SELECT + " WHERE topic = ? AND status = 'active' ORDER BY rid", (topic,))
         return [_row_to_memory(r) for r in rows]
 
-    def history(self, memory_id: str) -> list[HistoryEntry]:
+    def history(self, memory_id: str) -> builtins.list[HistoryEntry]:
         """Every recorded change of one memory, oldest first."""
         rows = self.db.read(
             "SELECT memory_id, action, before, after, at, reason FROM memory_history WHERE memory_id = ? ORDER BY rid",
@@ -106,7 +107,7 @@ class MemoryStore:
         return self.db.read("SELECT count(*) FROM memories WHERE status = ?", (status,))[0][0]
 
     # -- writing -------------------------------------------------------------------------------
-    def add(self, memory: Memory, reason: str = "added", vector: list[float] | None = None) -> Memory:
+    def add(self, memory: Memory, reason: str = "added", vector: builtins.list[float] | None = None) -> Memory:
         """Store a new memory (its id kept if free) with vector, FTS row and a history row."""
         memory = self._normalized(memory)
         vec = vector if vector is not None else self.embedder.embed([memory.content])[0]

@@ -12,12 +12,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from app.clock import Clock
 from memory.records import Memory
 from ui.i18n import set_language
-from ui.pyside_guard import protect_singletons
 from ui.style import apply_style
-
-# Also done by `import ui`; explicit because an editable install made before ui/__init__.py existed
-# maps `ui` as a namespace package and never runs it (see ui/pyside_guard.py).
-protect_singletons()
 
 TODAY = date(2026, 11, 29)
 OPEN_TIMEOUT_MS = 240_000  # the first test assembles the embedding model

@@ -122,7 +122,7 @@ def _noun_phrase(sent: str, kw: re.Match, dates: list[DateMention], offset: int)
 
 def _travel(text: str, sent: Span, prev: Span | None) -> tuple[str, Span] | None:
     """A trip: "booked Lisbon for our anniversary, we fly out August 14" -> ("Trip to Lisbon ...", span)."""
-    for span in (sent, prev):
+    for span in filter(None, (sent, prev)):
         home = TRIP_HOME.search(span.text) if span is sent else None
         if home:
             return "Trip home" + third_person(home["why"] or ""), span

@@ -173,7 +173,7 @@ def _b_that_is(m: re.Match, text: str) -> Candidate | None:
     before = text[:m.start()].rstrip("，,、 ")
     prev = clause_at(text, len(before) - 1) if before else None
     said = re.search(rf"(?P<v>去|在)(?P<o>(?:上|玩|打|看|学|练|听)?[{HAN}A-Za-z]{{2,8}})$", prev.text) if prev else None
-    if not said or _someone_else(text, prev.start):
+    if not said or prev is None or _someone_else(text, prev.start):
         return None
     obj = re.sub(r"^(?:上|玩|打|看|学|练|听)", "", said["o"])
     content = f"{said['v']}{said['o']}，{zh_note(clause_at(text, m.start()).text)}"

@@ -100,7 +100,7 @@ def _b_kept_pet(m: re.Match, text: str) -> Candidate | None:
 
 
 def _b_breakup(m: re.Match, text: str) -> Candidate | None:
-    name, verb = m["n"], re.search(r"分手|分开|离婚|绝交|闹掰|断交|翻脸", m.group(0)).group(0)
+    name, verb = m["n"], re.search(r"分手|分开|离婚|绝交|闹掰|断交|翻脸", m.group(0)).group(0)  # type: ignore[union-attr]
     return candidate("relationship", f"已经和{name}{verb}了", _q(m, text), f"relationship:{name}", -1)
 
 
