@@ -69,7 +69,7 @@ def fts_query(text: str) -> str | None:
 
 _NEGATION = re.compile(
     r"\b(not|no longer|never|don't|doesn't|didn't|isn't|aren't|wasn't|can't|cannot|won't|anymore|quit|"
-    r"stopped|dislikes?|hates?|over)\b|n't|不|没|别|再也|分手|腻|戒",
+    r"stopped|dislikes?|hates?|over)\b|n't|不(?!错|过|少|仅)|没|(?<![特区分告个级类性差识辨鉴])别(?![人的处])|再也|分手|腻|戒",
     re.IGNORECASE,
 )
 

@@ -3,8 +3,9 @@
 Positive: a change case's old fact (step 1, no longer true at the end) against the new one (step 2,
 marked as the change), read within its message. Negative: a fact that stays true against a later fact
 of the same case; and, for every new fact in the corpus, the stored facts of *other* cases that look
-most like it (n-gram cosine) — the look-alikes a replacement must not take — unless both fill the same
-one-at-a-time slot (a new job replaces any old job). The change and slot readings that go into the
+most like it (n-gram cosine) — the look-alikes a replacement must not take — and a few picked at
+random — the unrelated facts that fill most of a real memory — unless both fill the same one-at-a-time
+slot (a new job replaces any old job). The change and slot readings that go into the
 features come from heads trained on the other folds, so the pair model learns how far to trust them
 on text they have not seen.
 """
@@ -23,11 +24,17 @@ from memory.learn.supersede import PAIR_FEATURES, Side, pair_features, row_dicts
 
 FOLDS = 4
 LOOKALIKES = 4
+RANDOM_OTHERS = 4
 C = 1.0
 
 
 def _fold(case_id: str) -> int:
     return int(hashlib.sha256(case_id.encode()).hexdigest(), 16) % FOLDS
+
+
+def _pick(case_id: str, evidence: str, k: int, n: int) -> int:
+    """A fixed pseudo-random index (the same on every run)."""
+    return int(hashlib.sha256(f"{case_id}/{evidence}/{k}".encode()).hexdigest(), 16) % n
 
 
 def _fold_fit(x, y, c: float) -> LogisticRegression:
@@ -121,6 +128,12 @@ def pairs(cases: list[dict], arrays: dict, fit: Callable, pos) -> tuple[list[lis
             taken += 1
             if taken >= LOOKALIKES:
                 break
+        for k in range(RANDOM_OTHERS):  # and facts that merely sit beside it in a memory: nothing in common
+            cid, old = olds[_pick(case["id"], new_mem["evidence"], k, len(olds))]
+            if cid == case["id"] or (old.slot != "other" and old.slot == new.slot):
+                continue
+            x.append(pair_features(old, new, msg))
+            y.append(0)
     for case in cases:
         for m in case.get("memories", []):
             m.pop("_side", None)

@@ -12,8 +12,8 @@ def _active(cli, today):
 
 
 @pytest.mark.parametrize("before,after,old_word", [
-    ("I'm a barista at a little cafe downtown", "handed in my apron last week!! I start as a paralegal on monday",
-     "barista"),
+    ("I'm a barista at a little cafe downtown", "quit the cafe gig, I'm a paralegal at a law firm now", "barista"),
+    ("周末我基本都窝在家里打原神 一打一整天", "原神退坑了 号都送朋友了", "窝在家里"),
     ("我在老家的县医院当护士", "辞职了 现在在上海一家药企做医药代表", "护士"),
 ])
 def test_a_change_said_in_new_words_retires_the_old_memory(cli, before, after, old_word):

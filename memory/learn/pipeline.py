@@ -94,9 +94,12 @@ class MemoryPipeline:
         candidates = extract_candidates(user_text, assistant_text, today)
         if self.trained is not None:
             candidates = _with_change(self.trained, candidates, user_text)
-            candidates += clause_candidates(self.trained, user_text, today, _quoted_spans(user_text, candidates))
-            candidates += clause_candidates(self.trained, user_text, today, _quoted_spans(user_text, candidates),
-                                            change_only=True)
+            # A rule candidate the validators turn down does not silence the classifier on its clause.
+            standing, _ = validate(candidates, user_text, assistant_text, today,
+                                   self.thresholds.min_confidence, self.thresholds.min_importance)
+            clauses = clause_candidates(self.trained, user_text, today, _quoted_spans(user_text, standing))
+            candidates += clauses + clause_candidates(self.trained, user_text, today,
+                                                      _quoted_spans(user_text, standing + clauses), change_only=True)
         candidates += self._model_candidates(user_text, assistant_text, result)
         accepted, rejected = validate(candidates, user_text, assistant_text, today,
                                       self.thresholds.min_confidence, self.thresholds.min_importance)
