@@ -24,6 +24,7 @@ class Settings:
     model_mirror: str | None = None  # base URL replacing the host of catalog downloads
     n_ctx: int = 4096
     n_threads: int | None = None
+    engine_hang_seconds: int = 60  # the chat engine is stopped (and restarted) after this long without progress
     max_reply_tokens: int = 384
     temperature: float = 0.7
     companion_name: str = "Companion"
