@@ -8,8 +8,8 @@ One JSON object per line on stdin and stdout, every request carrying an integer 
   {"op": "chat", "messages", "max_tokens", "temperature"} → {"piece": "…"}… then {"done": true, "prompt": [reused, evaluated]}
   {"op": "json", "system", "user", "schema", "max_tokens"} → {"text": "…"}
   {"op": "stop"}   read at once by a second thread: the chat request with that id (or older) ends at the next token
-Failures answer {"error": {"code", "message"}}; while llama.cpp works on a long prompt it says {"alive": true} about
-once a second, so the app can tell slow from hung. When stdin closes (the app went away) the process exits.
+Failures answer {"error": {"code", "message"}}; while it works on a request and uses CPU it says {"alive": true} about
+once a second, so the app can tell slow (a long prompt on a busy machine) from hung or frozen. When stdin closes (the app went away) the process exits.
 
 One Llama lives for the whole process, so each turn reuses the prompt tokens the previous turn evaluated.
 """
@@ -28,19 +28,23 @@ from models.chat import ChatModel
 from models.errors import ModelError
 
 _ALIVE_EVERY_S = 1.0
+_WORKING_CPU_S = 0.01  # CPU seconds per second that count as working (waiting on a lock or a pipe uses ~none)
 
 
 class Channel:
-    """The protocol side of stdout: one JSON line per message, flushed at once, from the main thread only."""
+    """The protocol side of stdout: one JSON line per message, flushed at once (the main and the alive thread write)."""
 
     def __init__(self, out: TextIO):
         self._out = out
+        self._lock = threading.Lock()
         self.sent_at = time.monotonic()
 
     def send(self, rid: int, **fields: Any) -> None:
-        self._out.write(json.dumps({"id": rid, **fields}) + "\n")
-        self._out.flush()
-        self.sent_at = time.monotonic()
+        line = json.dumps({"id": rid, **fields}) + "\n"
+        with self._lock:
+            self._out.write(line)
+            self._out.flush()
+            self.sent_at = time.monotonic()
 
 
 def _read_requests(inbox: queue.Queue, stop_upto: list[int]) -> None:
@@ -54,18 +58,18 @@ def _read_requests(inbox: queue.Queue, stop_upto: list[int]) -> None:
     os._exit(0)
 
 
-def _say_alive_while_decoding(model: ChatModel, channel: Channel, current: list[int]) -> None:
-    """Each llama.cpp decode (a prompt batch or one token) is progress; say so when nothing else was sent for a while."""
-    ctx = model._llm._ctx
-    inner = ctx.decode
+def _say_alive_while_working(channel: Channel, current: list[int], busy: threading.Event) -> None:
+    """On a third thread: while a request is in hand and this process used CPU in the last second, say so.
 
-    def decode(batch: Any) -> Any:
-        result = inner(batch)
-        if time.monotonic() - channel.sent_at >= _ALIVE_EVERY_S:
+    One llama.cpp decode of a long prompt can take a minute on a busy machine, so tokens alone cannot tell slow
+    from hung; CPU time can (a deadlocked or frozen engine uses none)."""
+    last_cpu = time.process_time()
+    while True:
+        time.sleep(_ALIVE_EVERY_S)
+        cpu = time.process_time()
+        if busy.is_set() and cpu - last_cpu >= _WORKING_CPU_S and time.monotonic() - channel.sent_at >= _ALIVE_EVERY_S:
             channel.send(current[0], alive=True)
-        return result
-
-    ctx.decode = decode
+        last_cpu = cpu
 
 
 def _answer(model: ChatModel, req: dict, channel: Channel, stopped: Callable[[], bool]) -> None:
@@ -90,18 +94,22 @@ def serve(channel: Channel) -> int:
     stop_upto = [0]
     threading.Thread(target=_read_requests, args=(inbox, stop_upto), daemon=True, name="engine-stdin").start()
     load = inbox.get()
+    current, busy = [load["id"]], threading.Event()
+    busy.set()
+    threading.Thread(target=_say_alive_while_working, args=(channel, current, busy), daemon=True,
+                     name="engine-alive").start()
     try:
         model = ChatModel(load["path"], n_ctx=load["n_ctx"], n_threads=load["n_threads"], seed=load.get("seed"))
     except ModelError as e:
         channel.send(load["id"], error={"code": e.code, "message": str(e)})
         return 1
-    current = [load["id"]]
-    _say_alive_while_decoding(model, channel, current)
     channel.send(load["id"], ready={"n_ctx": model.n_ctx, "n_threads": model._llm.n_threads,
                                     "chat_format": model.chat_format, "pid": os.getpid()})
     while True:
+        busy.clear()
         req = inbox.get()
         rid = current[0] = req["id"]
+        busy.set()
         try:
             _answer(model, req, channel, lambda: stop_upto[0] >= rid)
         except ModelError as e:
