@@ -9,7 +9,9 @@ it starts a long reply, presses Stop after a few pieces (should_stop turns true)
   Stop → last piece delivered   what the user sees: the stream yields nothing after Stop (expected 0);
   Stop → stream returned        how long the caller's loop keeps running after Stop;
   Stop → engine idle            until the engine answers the next request (it stopped generating).
-Each is the median over --runs, printed with the min and max.
+Each is the median over --runs, printed with the min and max. For comparison, interleaved with the engine
+starts, it loads the same model in this process the old way (`models.chat.ChatModel`, llama_cpp already imported),
+so the ratio says what the separate process costs at start-up.
 """
 from __future__ import annotations
 
@@ -72,12 +74,17 @@ def main() -> int:
     args = ap.parse_args()
     path = resolve_chat_model(None).path
     threads = args.threads or default_threads()
-    spawn_ready, ready_first = [], []
+    from models.chat import ChatModel  # only for the in-process comparison; the app never does this
+    ChatModel(path, n_ctx=512, n_threads=threads).close()  # imports llama_cpp once, outside the timing
+    spawn_ready, ready_first, in_process = [], [], []
     for _ in range(args.runs):
         up, first, engine = start_run(path, threads)
         spawn_ready.append(up)
         ready_first.append(first)
         engine.close()
+        t0 = time.perf_counter()
+        ChatModel(path, n_ctx=4096, n_threads=threads).close()
+        in_process.append(time.perf_counter() - t0)
         print(f"start run {len(spawn_ready)}/{args.runs}: ready {up:.2f} s, first token {first:.2f} s",
               file=sys.stderr, flush=True)
     delivered, returned, idle = [], [], []
@@ -93,9 +100,11 @@ def main() -> int:
     print(_line("spawn → ready (s)", spawn_ready))
     print(_line("ready → first token (s)", ready_first))
     print(_line("spawn → first token (s)", [a + b for a, b in zip(spawn_ready, ready_first)]))
+    print(_line("in-process model load, for comparison (s)", in_process))
     print(_line("Stop → last piece delivered (ms)", delivered, "ms"))
     print(_line("Stop → stream returned (ms)", returned, "ms"))
     print(_line("Stop → engine idle (ms)", idle, "ms"))
+    print(f"\nengine spawn → ready / in-process load: {statistics.median(spawn_ready) / statistics.median(in_process):.1f}x")
     return 0
 
 
