@@ -11,12 +11,15 @@ from assets import system_prompt
 from memory import Memory, Message, clean
 from memory.learn import ExtractionResult
 from memory.recall import MemoryPrefix, build_prefix, memory_tail, prefix_is_current, select
+from models.errors import EngineError
 
 RECALL = re.compile(
     r"(last time|previous(ly)? (chat|conversation|session)|what did (we|i) (talk|say|chat)|remind me what we|"
     r"上次|上回|之前(我们)?(聊|说|谈)|我们(聊|说)到哪)", re.IGNORECASE)
 # Ends a reply the user stopped (or closed the window on); the desktop app shows it in the user's language.
 STOPPED_MARK = "(stopped)"
+# Ends a reply cut short because the chat engine crashed, was killed or hung.
+INTERRUPTED_MARK = "(interrupted)"
 _REPLY_MARGIN = 32
 _MAX_RECALL_LINES = 8
 _TAIL_TOKENS = 200  # the per-turn memories after the history are evaluated afresh every turn: keep them few
@@ -36,6 +39,7 @@ class PreparedTurn:
     previous_user: str | None = None  # the user's message before this one (read with it when it stopped mid-sentence)
     reply: str = ""
     stopped: bool = False
+    interrupted: bool = False  # the engine failed mid-reply: what came is kept, marked
     assistant_message: Message | None = None
     learned: ExtractionResult | None = field(default=None)
 
@@ -116,20 +120,28 @@ class ChatService:
                           "</transcript>"])
 
     def stream(self, turn: PreparedTurn, should_stop: Callable[[], bool] | None = None) -> Iterator[str]:
-        """Yield reply pieces as the model produces them; stops between pieces when asked."""
+        """Yield reply pieces as the model produces them; stops between pieces when asked.
+
+        An engine failure (crash, kill, hang) marks the turn interrupted and is raised: `finish` still saves it.
+        """
         s = self.c.settings
-        for piece in self.c.chat_model().stream(turn.messages, max_tokens=s.max_reply_tokens,
-                                                temperature=s.temperature, should_stop=should_stop):
-            turn.reply += piece
-            yield piece
+        try:
+            for piece in self.c.chat_model().stream(turn.messages, max_tokens=s.max_reply_tokens,
+                                                    temperature=s.temperature, should_stop=should_stop):
+                turn.reply += piece
+                yield piece
+        except EngineError:
+            turn.interrupted = True
+            raise
         turn.stopped = bool(should_stop and should_stop())
 
     def finish(self, turn: PreparedTurn) -> Message:
         """Save the reply with the memories that shaped it, and reinforce those memories."""
         ids = [m.id for m in turn.memories]
         reply = turn.reply.strip()
-        if turn.stopped:  # marked, so that reopened it reads as interrupted, not as typing in progress
-            reply = f"{reply}\n\n{STOPPED_MARK}" if reply else STOPPED_MARK
+        mark = INTERRUPTED_MARK if turn.interrupted else STOPPED_MARK if turn.stopped else None
+        if mark:  # marked, so that reopened it reads as interrupted, not as typing in progress
+            reply = f"{reply}\n\n{mark}" if reply else mark
         reply = reply or "(no reply)"
         turn.assistant_message = self.c.transcript.add_message(turn.session_id, "assistant", reply, ids)
         self.c.store.mark_used(ids)
@@ -145,11 +157,20 @@ class ChatService:
         return turn.learned
 
     def run(self, session_id: str | None, text: str, on_piece: Callable[[str], None] | None = None) -> PreparedTurn:
-        """A whole turn in the calling thread (terminal use): prepare, stream, finish."""
+        """A whole turn in the calling thread (terminal use): prepare, stream, finish.
+
+        If the engine fails mid-reply the partial reply is saved marked interrupted, the user's message is
+        learned from, and the EngineError is raised.
+        """
         turn = self.prepare(session_id, text)
-        for piece in self.stream(turn):
-            if on_piece:
-                on_piece(piece)
+        try:
+            for piece in self.stream(turn):
+                if on_piece:
+                    on_piece(piece)
+        except EngineError:
+            self.finish(turn)
+            self.learn(turn)
+            raise
         self.finish(turn)
         return turn
 

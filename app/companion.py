@@ -17,7 +17,8 @@ from memory import Embedder
 from memory.learn import MemoryPipeline, Thresholds
 from memory.recall import RetrievalSettings, Weights
 from memory.storage import MemoryStore, Transcript
-from models.chat import ChatModel
+from models.chat import default_threads
+from models.engine_client import ChatEngine
 from models.embedder import FastEmbedEmbedder
 from models.resolve import BUNDLED_CHAT, ResolvedFile
 
@@ -50,7 +51,7 @@ class Companion:
         if self.settings.key_source != self.key.source:
             self.settings.key_source = self.key.source
             self.settings.save(home)
-        self._chat_model: ChatModel | None = None
+        self._chat_model: ChatEngine | None = None
         self._model_lock = threading.Lock()
 
     @property
@@ -62,13 +63,14 @@ class Companion:
         else the bundled SmolLM2."""
         return chat_model_file(self.home, self.settings, self.model_override)
 
-    def chat_model(self) -> ChatModel:
-        """The loaded chat model (loaded on first call)."""
+    def chat_model(self) -> ChatEngine:
+        """The chat model, running in its engine process (started on first call; a new engine after a failure)."""
         with self._model_lock:
             if self._chat_model is None:
                 resolved = self.chat_model_file()
-                self._chat_model = ChatModel(resolved.path, n_ctx=self.settings.n_ctx,
-                                             n_threads=self.settings.n_threads)
+                s = self.settings
+                self._chat_model = ChatEngine(resolved.path, n_ctx=s.n_ctx, n_threads=s.n_threads or default_threads(),
+                                              hang_seconds=s.engine_hang_seconds)
             return self._chat_model
 
     def model_extraction_enabled(self) -> bool:

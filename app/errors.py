@@ -27,6 +27,7 @@ CODES = frozenset({
     "file_unwritable",      # a file the user named cannot be written
     "settings_damaged",     # the settings file cannot be read
     "model_unusable",       # a chat or embedding model cannot be used
+    "engine_failed",        # the chat engine process crashed, was killed or hung (the next message restarts it)
     "unavailable",          # what was asked for is not available from here
 })
 

@@ -25,6 +25,7 @@ class Settings:
     model_offer_dismissed: bool = False  # the "a better model is available" banner was answered
     n_ctx: int = 4096
     n_threads: int | None = None
+    engine_hang_seconds: int = 60  # the chat engine is stopped (and restarted) after this long without progress
     max_reply_tokens: int = 384
     temperature: float = 0.7
     companion_name: str = "Companion"

@@ -106,7 +106,7 @@ def open_existing(home: Path) -> Companion:
 
 
 class EvalCounter:
-    """Counts the tokens llama.cpp evaluates (prompt and generated) by wrapping Llama.eval."""
+    """Counts the tokens llama.cpp evaluates (prompt and generated) by wrapping Llama.eval (in-process models only)."""
 
     def __init__(self, llm):
         self.n = 0
@@ -119,19 +119,17 @@ class EvalCounter:
         llm.eval = counted
 
 
-def timed_turn(chat: ChatService, counter: EvalCounter, session: str | None, text: str) -> tuple[float, int, object]:
-    """Seconds from the message to the first reply piece, and the tokens evaluated by then."""
+def timed_turn(chat: ChatService, session: str | None, text: str) -> tuple[float, int, object]:
+    """Seconds from the message to the first reply piece, and the prompt tokens the engine evaluated for it."""
     start = time.perf_counter()
-    before = counter.n
     turn = chat.prepare(session, text)
     first = None
-    evaluated = 0
     for _ in chat.stream(turn):
         if first is None:
             first = time.perf_counter() - start
-            evaluated = counter.n - before
     chat.finish(turn)
     chat.learn(turn, use_model=False)  # the app does this in the background, after the reply
+    evaluated = chat.c.chat_model().last_prompt.evaluated  # reported by the engine process
     return (first if first is not None else time.perf_counter() - start), evaluated, turn
 
 
@@ -140,18 +138,19 @@ def session_run(template: Path, root: Path, rep: int, turns: int, reply_tokens: 
     variants = {}
     for name, memory in (("on", True), ("off", False)):
         c = open_copy(template, root / f"{name}-{rep}", memory, reply_tokens)
-        variants[name] = [c, ChatService(c), EvalCounter(c.chat_model()._llm), None]
+        c.chat_model()  # the engine starts before the timed turns
+        variants[name] = [c, ChatService(c), None]
     last_prompt = None
     for t in range(turns):
         order = ("on", "off") if (t + rep) % 2 == 0 else ("off", "on")
         for name in order:
-            c, chat, counter, session = variants[name]
-            secs, evaluated, turn = timed_turn(chat, counter, session, TURNS[t % len(TURNS)])
-            variants[name][3] = turn.session_id
+            c, chat, session = variants[name]
+            secs, evaluated, turn = timed_turn(chat, session, TURNS[t % len(TURNS)])
+            variants[name][2] = turn.session_id
             results[name].setdefault(t + 1, []).append((secs, evaluated, _prompt_tokens(c, turn.messages)))
             if name == "on":
                 last_prompt = turn.messages
-    sessions = {name: v[3] for name, v in variants.items()}
+    sessions = {name: v[2] for name, v in variants.items()}
     for v in variants.values():
         v[0].close()
     order = ("on", "off") if rep % 2 == 0 else ("off", "on")
@@ -159,9 +158,9 @@ def session_run(template: Path, root: Path, rep: int, turns: int, reply_tokens: 
         start = time.perf_counter()
         c = open_existing(root / f"{name}-{rep}")
         chat = ChatService(c)
-        counter = EvalCounter(c.chat_model()._llm)
+        c.chat_model()
         load = time.perf_counter() - start
-        secs, evaluated, turn = timed_turn(chat, counter, sessions[name], TURNS[turns % len(TURNS)])
+        secs, evaluated, turn = timed_turn(chat, sessions[name], TURNS[turns % len(TURNS)])
         results[name].setdefault("restart", []).append((secs, evaluated, _prompt_tokens(c, turn.messages), load))
         c.close()
     return {"messages": last_prompt}
@@ -230,7 +229,7 @@ def main() -> int:
             print(f"session {rep + 1}/{args.sessions} done", file=sys.stderr, flush=True)
         probe = Companion(template, Clock.parse(TODAY))
         model_path = str(probe.chat_model_file().path)
-        threads = probe.chat_model()._llm.n_threads
+        threads = probe.chat_model().n_threads
         probe.close()
         tput = throughput(model_path, last["messages"], args.throughput_reps, 64)
     report(results, args, tput, threads)
@@ -257,7 +256,7 @@ def report(results: dict, args, tput: dict, threads: int) -> None:
     every = [statistics.median(r[0] for r in results["off"][t]) for t in range(1, args.turns + 1)]
     print(f"memory off, TTFT per turn (s): {' '.join(f'{x:.2f}' for x in every)}")
     loads = [r[3] for r in results["on"]["restart"] + results["off"]["restart"]]
-    print(f"restart: open profile + load model {statistics.median(loads):.2f} s (not in the TTFT above)")
+    print(f"restart: open profile + start the engine {statistics.median(loads):.2f} s (not in the TTFT above)")
     print("\n| same prompt (memory on, last turn) | prompt tokens/s | generation tokens/s | threads |")
     print("|---|---|---|---|")
     for name in ("app", "raw"):

@@ -52,10 +52,10 @@ def test_settings_threads_override_the_default_and_zero_means_automatic(tmp_path
     cpus({0, 1}, _topology(tmp_path / "sys", {0: "0", 1: "1"}))
     c = Companion(companion_env, Clock.parse("2026-11-29"))
     try:
-        assert c.embedder.threads == 2 and c.chat_model()._llm.n_threads == 2
+        assert c.embedder.threads == 2 and c.chat_model().n_threads == 2
         c.unload_chat_model()
         c.settings.n_threads = 1
-        assert c.chat_model()._llm.n_threads == 1
+        assert c.chat_model().n_threads == 1
     finally:
         c.close()
     assert embedder.FastEmbedEmbedder(tmp_path, threads=0).threads == 2

@@ -98,7 +98,7 @@ class ChatController(QObject):
                 self.replyText.emit("".join(batch))
             turn.stopped = turn.stopped or self._stop.is_set()
             self.chat.finish(turn)  # a failed or stopped reply is saved as far as it got
-        self._queue_learning(turn)
+            self._queue_learning(turn)  # also when the engine failed: the user's message is still learned from
         return turn
 
     def _queue_learning(self, turn: PreparedTurn) -> None:

@@ -9,7 +9,7 @@ from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import (QApplication, QFrame, QHBoxLayout, QLabel, QScrollArea, QSizePolicy, QTextBrowser, QToolButton,
                                QVBoxLayout, QWidget)
 
-from app.chat import STOPPED_MARK
+from app.chat import INTERRUPTED_MARK, STOPPED_MARK
 from memory import Memory, Message
 from ui.i18n import tr
 
@@ -127,9 +127,10 @@ def _reply_markdown(text: str) -> str:
     """A reply as shown: a stopped one ends in "(stopped)" in the UI's language; nothing yet is "…"."""
     if text.strip() == "…":  # how older versions saved a reply stopped before its first word
         text = STOPPED_MARK
-    if text.rstrip().endswith(STOPPED_MARK):
-        said = text.rstrip().removesuffix(STOPPED_MARK).rstrip()
-        return (said + "\n\n" if said else "") + "*" + tr("(stopped)") + "*"
+    for mark in (STOPPED_MARK, INTERRUPTED_MARK):
+        if text.rstrip().endswith(mark):
+            said = text.rstrip().removesuffix(mark).rstrip()
+            return (said + "\n\n" if said else "") + "*" + tr(mark) + "*"
     return text if text.strip() else "…"
 
 
@@ -305,13 +306,14 @@ class ChatView(QScrollArea):
         self.reply = None
 
     def reply_failed(self, message: str) -> None:
-        """Show why there is no reply, in place of it."""
+        """Show why there is no reply, in place of it; a reply cut short keeps what it said, the reason under it."""
         self._render_timer.stop()
-        self._pending = ""
+        self._render_pending()
         if self.reply is None:
             self.begin_reply()
+        said = self.reply.text.strip()
         self.reply.setProperty("failed", True)
-        self.reply.set_text(f"*{message}*")
+        self.reply.set_text(f"{said}\n\n*{message}*" if said else f"*{message}*")
         self.reply = None
 
     def _add_bubble(self, role: str, text: str) -> MessageBubble:

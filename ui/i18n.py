@@ -132,7 +132,8 @@ def _patterns(code: str) -> list[tuple[re.Pattern, str]]:
                 seen.add(name)
                 return f"(?P<{name}>.+?)" if first else f"(?P={name})"
             out.append((re.compile(re.sub(r"\\\{(\w+)\\\}", group, re.escape(source))), translated))
-    return out
+    # The most literal text first: "{shown} of {total}" must not claim every sentence that has " of " in it.
+    return sorted(out, key=lambda p: -len(re.sub(r"\(\?P<\w+>\.\+\?\)|\(\?P=\w+\)", "", p[0].pattern)))
 
 
 def tr_message(text: str, drop: tuple[str, ...] = ()) -> str:

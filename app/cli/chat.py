@@ -1,8 +1,11 @@
 """`companion say TEXT` and `companion chat`: talking, from a script or in the terminal."""
 from __future__ import annotations
 
+import sys
+
 from app.chat import ChatService
 from app.cli.common import opened, print_json
+from models.errors import EngineError
 
 
 def add_parsers(sub) -> None:
@@ -67,6 +70,9 @@ def chat_loop(args, home, clock) -> int:
             except KeyboardInterrupt:
                 stop["now"], turn.stopped = True, True
                 print(" [stopped]", end="")
+            except EngineError as e:  # the partial reply is kept, marked; the next message starts a new engine
+                print(" [interrupted]", end="")
+                print(f"\n{e}", file=sys.stderr, end="")
             print()
             chat.finish(turn)
             chat.learn(turn)

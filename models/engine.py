@@ -1,0 +1,132 @@
+"""The engine process: the only place llama.cpp runs. It owns one ChatModel and answers the app over a pipe.
+
+  python -m models.engine      (started by `models.engine_client.ChatEngine`, not by people)
+
+One JSON object per line on stdin and stdout, every request carrying an integer `id`:
+  {"op": "load", "path", "n_ctx", "n_threads", "seed"}  → {"ready": {"n_ctx", "n_threads", "chat_format"}}
+  {"op": "count", "texts": [...]}                        → {"counts": [...]}
+  {"op": "chat", "messages", "max_tokens", "temperature"} → {"piece": "…"}… then {"done": true, "prompt": [reused, evaluated]}
+  {"op": "json", "system", "user", "schema", "max_tokens"} → {"text": "…"}
+  {"op": "stop"}   read at once by a second thread: the chat request with that id (or older) ends at the next token
+Failures answer {"error": {"code", "message"}}; while it works on a request and uses CPU it says {"alive": true} about
+once a second, so the app can tell slow (a long prompt on a busy machine) from hung or frozen. When stdin closes (the app went away) the process exits.
+
+One Llama lives for the whole process, so each turn reuses the prompt tokens the previous turn evaluated.
+"""
+from __future__ import annotations
+
+import json
+import os
+import queue
+import signal
+import sys
+import threading
+import time
+from typing import Any, Callable, TextIO
+
+from models.chat import ChatModel
+from models.errors import ModelError
+
+_ALIVE_EVERY_S = 1.0
+_WORKING_CPU_S = 0.01  # CPU seconds per second that count as working (waiting on a lock or a pipe uses ~none)
+
+
+class Channel:
+    """The protocol side of stdout: one JSON line per message, flushed at once (the main and the alive thread write)."""
+
+    def __init__(self, out: TextIO):
+        self._out = out
+        self._lock = threading.Lock()
+        self.sent_at = time.monotonic()
+
+    def send(self, rid: int, **fields: Any) -> None:
+        line = json.dumps({"id": rid, **fields}) + "\n"
+        with self._lock:
+            self._out.write(line)
+            self._out.flush()
+            self.sent_at = time.monotonic()
+
+
+def _read_requests(inbox: queue.Queue, stop_upto: list[int]) -> None:
+    """On a second thread: queue requests; a stop request takes effect at once; EOF ends the process."""
+    for line in sys.stdin:
+        msg = json.loads(line)
+        if msg.get("op") == "stop":
+            stop_upto[0] = max(stop_upto[0], int(msg["id"]))
+        else:
+            inbox.put(msg)
+    os._exit(0)
+
+
+def _say_alive_while_working(channel: Channel, current: list[int], busy: threading.Event) -> None:
+    """On a third thread: while a request is in hand and this process used CPU in the last second, say so.
+
+    One llama.cpp decode of a long prompt can take a minute on a busy machine, so tokens alone cannot tell slow
+    from hung; CPU time can (a deadlocked or frozen engine uses none)."""
+    last_cpu = time.process_time()
+    while True:
+        time.sleep(_ALIVE_EVERY_S)
+        cpu = time.process_time()
+        if busy.is_set() and cpu - last_cpu >= _WORKING_CPU_S and time.monotonic() - channel.sent_at >= _ALIVE_EVERY_S:
+            channel.send(current[0], alive=True)
+        last_cpu = cpu
+
+
+def _answer(model: ChatModel, req: dict, channel: Channel, stopped: Callable[[], bool]) -> None:
+    rid, op = req["id"], req["op"]
+    if op == "count":
+        channel.send(rid, counts=[model.count_tokens(t) for t in req["texts"]])
+    elif op == "chat":
+        for piece in model.stream(req["messages"], max_tokens=req["max_tokens"], temperature=req["temperature"],
+                                  should_stop=stopped):
+            channel.send(rid, piece=piece)
+        p = model.last_prompt
+        channel.send(rid, done=True, prompt=[p.reused, p.evaluated] if p else None)
+    elif op == "json":
+        channel.send(rid, text=model.complete_json(req["system"], req["user"], req["schema"], req["max_tokens"]))
+    else:
+        channel.send(rid, error={"code": None, "message": f"unknown request {op!r}"})
+
+
+def serve(channel: Channel) -> int:
+    """Load the model named by the first request, then answer requests one at a time until stdin closes."""
+    inbox: queue.Queue = queue.Queue()
+    stop_upto = [0]
+    threading.Thread(target=_read_requests, args=(inbox, stop_upto), daemon=True, name="engine-stdin").start()
+    load = inbox.get()
+    current, busy = [load["id"]], threading.Event()
+    busy.set()
+    threading.Thread(target=_say_alive_while_working, args=(channel, current, busy), daemon=True,
+                     name="engine-alive").start()
+    try:
+        model = ChatModel(load["path"], n_ctx=load["n_ctx"], n_threads=load["n_threads"], seed=load.get("seed"))
+    except ModelError as e:
+        channel.send(load["id"], error={"code": e.code, "message": str(e)})
+        return 1
+    channel.send(load["id"], ready={"n_ctx": model.n_ctx, "n_threads": model._llm.n_threads,
+                                    "chat_format": model.chat_format, "pid": os.getpid()})
+    while True:
+        busy.clear()
+        req = inbox.get()
+        rid = current[0] = req["id"]
+        busy.set()
+        try:
+            _answer(model, req, channel, lambda: stop_upto[0] >= rid)
+        except ModelError as e:
+            channel.send(rid, error={"code": e.code, "message": str(e)})
+        except Exception as e:  # a bug: named plainly to the app, and the engine keeps serving
+            channel.send(rid, error={"code": None, "message": repr(e)})
+
+
+def main() -> int:
+    # The protocol gets a private copy of stdout; fd 1 becomes stderr, so nothing native code prints can
+    # corrupt it. Ctrl+C in a terminal reaches the whole process group: it stops a reply, not the engine.
+    out = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    return serve(Channel(out))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

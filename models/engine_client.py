@@ -1,0 +1,240 @@
+"""The app's side of the engine process: the chat model as a child process over a pipe (`models/engine.py`).
+
+`ChatEngine` offers what `ChatModel` offers (stream, complete_json, count_tokens, n_ctx, last_prompt) without
+loading llama.cpp into this process. A crash, a kill or a hang of the engine becomes an `EngineError` (one
+sentence) and the next request starts a new engine; a model the engine cannot load is a `ModelError`.
+"""
+from __future__ import annotations
+
+import collections
+import json
+import logging
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import IO, Any, Callable, Iterator, Sequence
+
+from models.chat import PromptEval
+from models.errors import EngineError, ModelError
+
+log = logging.getLogger(__name__)
+_PACKAGE_ROOT = Path(__file__).resolve().parents[1]
+_POLL_S = 0.02  # how often a waiting stream looks at should_stop
+_CACHE = 4096  # token counts remembered (history, memory lines and prompts repeat from turn to turn)
+_RESTARTS = " What it said so far is kept; your next message starts it again."
+
+
+def _signal_name(returncode: int) -> str:
+    try:
+        return signal.Signals(-returncode).name
+    except ValueError:
+        return f"signal {-returncode}"
+
+
+class ChatEngine:
+    """A chat model in its own process; one caller at a time (a lock enforces it), any thread."""
+
+    def __init__(self, model_path: str | os.PathLike, n_ctx: int = 4096, n_threads: int | None = None,
+                 seed: int | None = None, hang_seconds: float = 60.0, load_seconds: float = 300.0) -> None:
+        self.path = Path(model_path).expanduser()
+        self._config = {"path": str(self.path), "n_ctx": n_ctx, "n_threads": n_threads, "seed": seed}
+        self.hang_seconds = hang_seconds
+        self.load_seconds = load_seconds
+        self.n_ctx = n_ctx
+        self.n_threads = n_threads
+        self.chat_format: str | None = None
+        self.last_prompt: PromptEval | None = None
+        self.started = 0  # engines started so far (a restart after a failure counts)
+        self._proc: subprocess.Popen | None = None
+        self._inbox: queue.Queue = queue.Queue()
+        self._stderr: collections.deque[str] = collections.deque(maxlen=20)
+        self._next_id = 0
+        self._deadline = 0.0  # when a waiting stream gives up on a silent engine
+        self._lock = threading.RLock()
+        self._counts: collections.OrderedDict[str, int] = collections.OrderedDict()
+        with self._lock:
+            self._start()
+
+    @property
+    def pid(self) -> int | None:
+        """The engine process's id, or None when none runs."""
+        return self._proc.pid if self._proc is not None else None
+
+    def _start(self) -> None:
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(_PACKAGE_ROOT), env.get("PYTHONPATH")) if p)
+        env.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+        proc = subprocess.Popen([sys.executable, "-m", "models.engine"], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=str(_PACKAGE_ROOT))
+        self._proc, self._inbox, self.started = proc, queue.Queue(), self.started + 1
+        self._counts.clear()  # a new engine may be given another model later; counts are per model
+        threading.Thread(target=_pump_lines, args=(proc.stdout, self._inbox), daemon=True,
+                         name="engine-out").start()
+        threading.Thread(target=_keep_stderr, args=(proc.stderr, self._stderr), daemon=True,
+                         name="engine-err").start()
+        try:
+            ready = self._ask("load", self.load_seconds, **self._config)["ready"]
+        except ModelError as e:
+            if self._proc is not None:  # it said why and is ending by itself
+                self._proc.wait()
+                self._proc = None
+            if not isinstance(e, EngineError):
+                raise
+            raise ModelError(f"The chat model file {self.path} could not be loaded: {e.reason}. "
+                             "Choose another GGUF file in Settings or pass --model.") from e
+        self.n_ctx, self.n_threads, self.chat_format = ready["n_ctx"], ready["n_threads"], ready["chat_format"]
+        log.info("chat engine %d ready (%s)", proc.pid, self.path.name)
+
+    def _ensure(self) -> None:
+        """A running engine: a new one if there is none or the last one died while idle."""
+        if self._proc is not None and self._proc.poll() is not None:
+            log.warning("chat engine %d had ended (%s); starting a new one", self._proc.pid, self._proc.returncode)
+            self._proc = None
+        if self._proc is None:
+            self._start()
+
+    def _send(self, rid: int, op: str, **fields: Any) -> None:
+        try:
+            self._proc.stdin.write((json.dumps({"op": op, "id": rid, **fields}) + "\n").encode("ascii"))
+            self._proc.stdin.flush()
+        except (OSError, ValueError):  # it died: reading its output says how
+            pass
+
+    def _ask(self, op: str, timeout: float, **fields: Any) -> dict:
+        self._next_id += 1
+        rid = self._next_id
+        self._send(rid, op, **fields)
+        return self._answer(rid, timeout)
+
+    def _answer(self, rid: int, timeout: float, wait: float | None = None) -> dict | None:
+        """The next message for request `rid`; None if `wait` seconds passed first (the hang clock keeps running)."""
+        deadline = self._deadline if wait is not None else time.monotonic() + timeout
+        while True:
+            now = time.monotonic()
+            if now >= deadline:
+                self._fail(timeout)
+            try:
+                msg = self._inbox.get(timeout=min(deadline - now, wait if wait is not None else deadline - now))
+            except queue.Empty:
+                if wait is not None and time.monotonic() < deadline:
+                    return None
+                continue
+            if msg is None:
+                self._fail(None)
+            self._deadline = deadline = time.monotonic() + timeout  # any sign of life resets the hang clock
+            if msg.get("id") != rid or msg.get("alive"):
+                continue  # the tail of a stopped reply, or progress on a long prompt
+            if "error" in msg:
+                err = msg["error"]
+                if err.get("code"):
+                    raise ModelError(err["message"])
+                raise RuntimeError(f"chat engine: {err['message']}")
+            return msg
+
+    def _fail(self, waited: float | None) -> None:
+        """The engine ended (waited None) or showed no progress for `waited` seconds: end it and say which."""
+        proc, self._proc = self._proc, None
+        if waited is not None:
+            proc.kill()
+        code = proc.wait()
+        for line in self._stderr:
+            log.warning("chat engine %d stderr: %s", proc.pid, line)
+        if waited is not None:
+            raise EngineError(f"The chat engine gave no sign of progress for {waited:g} s and was "
+                              f"stopped.{_RESTARTS}", f"the engine stopped responding for {waited:g} s")
+        reason = f"killed by {_signal_name(code)}" if code < 0 else f"exit code {code}"
+        raise EngineError(f"The chat engine stopped unexpectedly ({reason}).{_RESTARTS}",
+                          f"the engine stopped while loading it ({reason})")
+
+    def count_tokens(self, text: str) -> int:
+        """How many tokens `text` takes in the model's vocabulary (without a BOS token)."""
+        if not text:
+            return 0
+        with self._lock:
+            known = self._counts.get(text)
+            if known is not None:
+                self._counts.move_to_end(text)
+                return known
+            self._ensure()
+            n = self._counts[text] = self._ask("count", self.hang_seconds, texts=[text])["counts"][0]
+            if len(self._counts) > _CACHE:
+                self._counts.popitem(last=False)
+            return n
+
+    def stream(self, messages: Sequence[dict], max_tokens: int = 512, temperature: float = 0.7,
+               should_stop: Callable[[], bool] | None = None) -> Iterator[str]:
+        """Yield the reply piece by piece. Once `should_stop()` is true no further piece is yielded and the
+        engine is told to stop at its next token."""
+        with self._lock:
+            self._ensure()
+            self.last_prompt = None
+            self._next_id += 1
+            rid = self._next_id
+            self._send(rid, "chat", messages=list(messages), max_tokens=max_tokens, temperature=temperature)
+            self._deadline = time.monotonic() + self.hang_seconds
+            finished = False
+            try:
+                while not (should_stop is not None and should_stop()):
+                    msg = self._answer(rid, self.hang_seconds, wait=_POLL_S)
+                    if msg is None:
+                        continue
+                    if msg.get("done"):
+                        finished = True
+                        prompt = msg.get("prompt")
+                        self.last_prompt = PromptEval(*prompt) if prompt else None
+                        return
+                    yield msg["piece"]
+            finally:
+                if not finished and self._proc is not None:
+                    self._send(rid, "stop")
+
+    def complete_json(self, system: str, user: str, schema: dict, max_tokens: int = 512) -> str:
+        """The model's raw JSON answer under a grammar built from `schema` (satisfies memory's Completer)."""
+        with self._lock:
+            self._ensure()
+            self.last_prompt = None
+            return self._ask("json", self.hang_seconds, system=system, user=user, schema=schema,
+                             max_tokens=max_tokens)["text"]
+
+    def close(self) -> None:
+        """End the engine: it exits when its input closes; killed if it has not after a few seconds."""
+        with self._lock:
+            proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        try:
+            proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+    def __enter__(self) -> ChatEngine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _pump_lines(stream: IO[bytes], inbox: queue.Queue) -> None:
+    """Engine stdout → parsed messages; None when it closes (the engine ended)."""
+    for line in stream:
+        try:
+            inbox.put(json.loads(line))
+        except ValueError:
+            log.warning("chat engine wrote a line that is not JSON: %r", line[:200])
+    inbox.put(None)
+
+
+def _keep_stderr(stream: IO[bytes], lines: collections.deque) -> None:
+    """Drain the engine's stderr (so it never blocks on a full pipe), keeping the last lines for the log."""
+    for line in stream:
+        lines.append(line.decode("utf-8", "replace").rstrip())
