@@ -66,6 +66,9 @@ def open_companion(home: Path, clock: Clock, model_override: str | None = None,
         raise
     companion.embedder = companion.store.embedder = SerializedEmbedder(companion.embedder)
     companion.embedder.load()
+    if companion.multilingual is not None:
+        companion.multilingual = companion.store.multilingual = SerializedEmbedder(companion.multilingual)
+        companion.multilingual.load()
     return companion
 
 
