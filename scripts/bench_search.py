@@ -11,7 +11,8 @@ multilingual USE) of a few hundred distinct texts, and each memory takes one of 
 are embedded for real.
 
 Prints, for each size: the median time of `memory.recall.hybrid.search` with the query vectors given
-(search only; the query embedding is timed once on its own), and recall@10: the share of the exact top 10
+(search only; the query embedding is timed once on its own; the sizes are timed interleaved, query by
+query, so a loaded machine slows them alike), and recall@10: the share of the exact top 10
 (every memory scored by the same formula: every vector compared, every full-text match ranked) that the
 search returns. Then the ratios 10k/100 and 100k/1k.
 """
@@ -111,23 +112,28 @@ def main() -> int:
         qvecs, mvecs = embedder.embed(QUERIES), multilingual.embed(QUERIES)
         embed_ms = statistics.median(timed(lambda: (embedder.embed([q]), multilingual.embed([q])))
                                      for q in QUERIES * 2)
-        results: dict[int, float] = {}
-        print(f"{'memories':>9} {'fill s':>7} {'search ms':>10} {'recall@10':>10}")
+        stores: dict[int, MemoryStore] = {}
+        print(f"{'memories':>9} {'fill s':>7}")
         for n in sizes:
             db = Database(Path(tmp) / f"bench{n}.db", DbKey("b" * 64, "raw"), datetime.now)
-            store = MemoryStore(db, embedder, multilingual)
+            store = stores[n] = MemoryStore(db, embedder, multilingual)
             vectors.ensure_model(db.conn, embedder)
             vectors.ensure_model(db.conn, multilingual, space=vectors.MULTILINGUAL)
             t0 = time.perf_counter()
             fill(store, n, texts, main_base, multi_base, seed=n)
-            fill_s = time.perf_counter() - t0
-            for q in range(len(QUERIES)):  # warm the page cache
+            print(f"{n:>9} {time.perf_counter() - t0:>7.1f}", flush=True)
+            for q in range(len(QUERIES)):  # warm the page cache (and load the vectors)
                 hybrid.search(store, QUERIES[q], 10, query_vector=qvecs[q], multilingual_vector=mvecs[q])
-            times = [timed(lambda q=q: hybrid.search(store, QUERIES[q % len(QUERIES)], 10,
-                                                     query_vector=qvecs[q % len(QUERIES)],
-                                                     multilingual_vector=mvecs[q % len(QUERIES)]))
-                     for q in range(args.queries)]
-            results[n] = statistics.median(times)
+        # Sizes interleaved query by query, so the load of a shared machine weighs on all of them alike.
+        times: dict[int, list[float]] = {n: [] for n in sizes}
+        for q in range(args.queries):
+            i = q % len(QUERIES)
+            for n in (sizes if q % 2 else sizes[::-1]):
+                times[n].append(timed(lambda s=stores[n]: hybrid.search(s, QUERIES[i], 10, query_vector=qvecs[i],
+                                                                        multilingual_vector=mvecs[i])))
+        results = {n: statistics.median(t) for n, t in times.items()}
+        print(f"{'memories':>9} {'search ms':>10} {'recall@10':>10}")
+        for n, store in stores.items():
             recall = "-"
             if n <= args.exact_up_to:
                 found = []
@@ -137,8 +143,8 @@ def main() -> int:
                     exact = exact_top(store, query, qvecs[q], mvecs[q])
                     found.append(len(fast & set(exact)) / max(1, len(exact)))
                 recall = f"{statistics.mean(found):.3f}"
-            print(f"{n:>9} {fill_s:>7.1f} {results[n]:>10.2f} {recall:>10}", flush=True)
-            db.close()
+            print(f"{n:>9} {results[n]:>10.2f} {recall:>10}", flush=True)
+            store.db.close()
     print(f"query embedding (both models) median: {embed_ms:.2f} ms")
     if 100 in results and 10_000 in results:
         print(f"search 10k / 100 ratio: {results[10_000] / results[100]:.2f}x (target <= 1.5)")

@@ -14,11 +14,11 @@ import math
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from memory.recall.fulltext import bm25_hits
 from memory.records import Memory
 from memory.storage import vectors
-from memory.storage.sqlcipher import OperationalError
 from memory.storage.store import MemoryStore
-from memory.text import clean, fts_query, has_cjk
+from memory.text import clean, has_cjk
 
 MAX_QUERY_CHARS = 2000
 CANDIDATES = 20
@@ -82,12 +82,12 @@ def search(store: MemoryStore, query: str, k: int = 10, weights: Weights = Weigh
     with store.db.lock:
         conn = store.db.conn
         if exhaustive:
-            main, multi, bm25 = {}, {}, _fts(store, query, -1)
+            main, multi, bm25 = {}, {}, bm25_hits(conn, query, -1, capped=False)
             rids = {r for (r,) in conn.execute("SELECT rid FROM memories").fetchall()}
         else:
             main = dict(vectors.knn(conn, query_vector, pool)) if use_main else {}
             multi = dict(vectors.knn(conn, multilingual_vector, pool, vectors.MULTILINGUAL)) if multilingual else {}
-            bm25 = _fts(store, query, pool)
+            bm25 = bm25_hits(conn, query, pool)
             rids = set(main) | set(multi) | set(bm25)
         if use_main:
             main.update(vectors.similarity(conn, query_vector, [r for r in rids if r not in main]))
@@ -104,24 +104,6 @@ def search(store: MemoryStore, query: str, k: int = 10, weights: Weights = Weigh
         hits.append(_score(m, _relevance(semantic, bm25.get(rid, 0.0)), now, weights))
     hits.sort(key=lambda h: h.score, reverse=True)
     return hits[:k]
-
-
-def _fts(store: MemoryStore, query: str, limit: int) -> dict[int, float]:
-    """BM25 hits normalized to 0..1 (best = 1)."""
-    match = fts_query(query)
-    if match is None:
-        return {}
-    try:
-        rows = store.db.conn.execute(
-            "SELECT rowid, bm25(memories_fts) FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rank LIMIT ?",
-            (match, limit),
-        ).fetchall()
-    except OperationalError:
-        return {}
-    if not rows:
-        return {}
-    best = min(score for _, score in rows) or -1.0  # bm25() is negative: lower is better
-    return {rid: score / best for rid, score in rows}
 
 
 def _rescaled(cosine: float, bounds: tuple[float, float]) -> float:

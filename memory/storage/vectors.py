@@ -10,9 +10,11 @@ import json
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
+import numpy as np
 import sqlite_vec
 
 from memory.protocols import Embedder
+from memory.storage import vector_index
 
 ProgressFn = Callable[[int, int], None]
 _BATCH = 64
@@ -68,10 +70,13 @@ def ensure_model(conn, embedder: Embedder, progress: ProgressFn | None = None, s
                          (rid, sqlite_vec.serialize_float32(vec)))
         _set_meta(conn, f"{space.meta}_model", embedder.model_id)
         _set_meta(conn, f"{space.meta}_dim", str(embedder.dim))
+        vector_index.bump_generation(conn)
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")
         raise
+    finally:
+        vector_index.forget_loaded(conn)
     return len(rows)
 
 
@@ -92,16 +97,20 @@ def _embed_all(embedder: Embedder, texts: Sequence[str], progress: ProgressFn | 
 
 def put(conn, rid: int, vector: Sequence[float], space: Space = MAIN) -> None:
     """Insert or replace the vector of one memory (inside the caller's transaction)."""
+    before = vector_index.generation(conn)
     conn.execute(f"DELETE FROM {space.table} WHERE rowid = ?", (rid,))
     conn.execute(f"INSERT INTO {space.table}(rowid, embedding) VALUES (?, ?)",
                  (rid, sqlite_vec.serialize_float32(list(vector))))
+    vector_index.changed(conn, space.table, before, vector_index.bump_generation(conn), rid, vector)
 
 
 def delete(conn, rid: int, spaces: Sequence[Space] = SPACES) -> None:
     """Remove the vectors of one memory (from every space that has a table, unless told which)."""
     for space in spaces:
         if space is MAIN or table_exists(conn, space):
+            before = vector_index.generation(conn)
             conn.execute(f"DELETE FROM {space.table} WHERE rowid = ?", (rid,))
+            vector_index.changed(conn, space.table, before, vector_index.bump_generation(conn), rid)
 
 
 def stored_rids(conn, space: Space = MAIN) -> set[int]:
@@ -110,7 +119,16 @@ def stored_rids(conn, space: Space = MAIN) -> set[int]:
 
 
 def knn(conn, query: Sequence[float], k: int, space: Space = MAIN) -> list[tuple[int, float]]:
-    """The k nearest memories as (rid, cosine similarity), best first."""
+    """The k nearest memories as (rid, cosine similarity), best first (vectors are unit length).
+
+    Read from the in-memory copy of the table (`vector_index`): a coarse pass over sign bits, then exact
+    cosines of the best rows."""
+    q = np.asarray(query, dtype=np.float32)
+    return vector_index.loaded(conn, space.table, len(q)).nearest(q, int(k))
+
+
+def exact_knn(conn, query: Sequence[float], k: int, space: Space = MAIN) -> list[tuple[int, float]]:
+    """The k nearest memories by sqlite-vec's brute-force KNN over every float vector (the reference)."""
     rows = conn.execute(
         f"SELECT rowid, distance FROM {space.table} WHERE embedding MATCH ? AND k = ? ORDER BY distance",
         (sqlite_vec.serialize_float32(list(query)), int(k)),
@@ -120,15 +138,11 @@ def knn(conn, query: Sequence[float], k: int, space: Space = MAIN) -> list[tuple
 
 
 def similarity(conn, query: Sequence[float], rids: Sequence[int], space: Space = MAIN) -> dict[int, float]:
-    """Cosine similarity of the query to the given memories' vectors."""
+    """Cosine similarity of the query to the given memories' vectors (from the in-memory copy)."""
     if not rids:
         return {}
-    marks = ",".join("?" * len(rids))
-    rows = conn.execute(
-        f"SELECT rowid, vec_distance_cosine(embedding, ?) FROM {space.table} WHERE rowid IN ({marks})",
-        (sqlite_vec.serialize_float32(list(query)), *rids),
-    ).fetchall()
-    return {rid: 1.0 - dist for rid, dist in rows}
+    q = np.asarray(query, dtype=np.float32)
+    return vector_index.loaded(conn, space.table, len(q)).similarity(q, rids)
 
 
 def dump(conn, rid: int, space: Space = MAIN) -> str | None:
