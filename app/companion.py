@@ -20,6 +20,8 @@ from memory.storage import MemoryStore, Transcript
 from models.chat import default_threads
 from models.engine_client import ChatEngine
 from models.embedder import FastEmbedEmbedder
+from models.errors import ModelError
+from models.multilingual import MultilingualEmbedder
 from models.resolve import BUNDLED_CHAT, ResolvedFile
 
 log = logging.getLogger(__name__)
@@ -45,9 +47,12 @@ class Companion:
             if path == self.db_path or path.exists():
                 private_file(path)
         self.db, self.key = open_database(self.db_path, self.key, clock.now)
-        self.store = MemoryStore(self.db, self.embedder)
+        self.multilingual = _multilingual_embedder(self.settings.n_threads)
+        self.store = MemoryStore(self.db, self.embedder, self.multilingual)
         self.transcript = Transcript(self.db)
-        check_at_startup(self.db, self.embedder, progress)  # re-embeds on a model change, re-indexes what disagrees
+        # Re-embeds on a model change (and fills the multilingual vectors of an older database), re-indexes
+        # what disagrees.
+        check_at_startup(self.db, self.embedder, progress, self.multilingual)
         if self.settings.key_source != self.key.source:
             self.settings.key_source = self.key.source
             self.settings.save(home)
@@ -106,3 +111,13 @@ class Companion:
         """Release the model and close the database cleanly."""
         self.unload_chat_model()
         self.db.close()
+
+
+def _multilingual_embedder(threads: int | None) -> MultilingualEmbedder | None:
+    """The bundled multilingual embedder, or None (logged) where its package is not installed: memories
+    are then found through the main model and words alone, as before it existed."""
+    try:
+        return MultilingualEmbedder(threads=threads)
+    except ModelError as exc:
+        log.warning("%s Chinese memories are found by their words only until then.", exc)
+        return None

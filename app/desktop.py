@@ -67,6 +67,10 @@ def open_companion(home: Path, clock: Clock, model_override: str | None = None,
     serialized = SerializedEmbedder(companion.embedder)
     companion.embedder = companion.store.embedder = serialized
     serialized.load()
+    if companion.multilingual is not None:
+        multilingual = SerializedEmbedder(companion.multilingual)
+        companion.multilingual = companion.store.multilingual = multilingual
+        multilingual.load()
     return companion
 
 

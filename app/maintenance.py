@@ -23,6 +23,7 @@ from memory.storage import (
     Database,
     DatabaseError,
     DbKey,
+    MULTILINGUAL_VECTORS,
     OperationalError,
     ProgressFn,
     checkpoint,
@@ -84,15 +85,21 @@ def _other_keys(db_path: Path, choice: KeyChoice) -> list[tuple[DbKey, str]]:
     return out
 
 
-def check_at_startup(db: Database, embedder: Embedder, progress: ProgressFn | None = None) -> Consistency:
-    """Vectors of the current embedding model; memories, full-text index and vectors agree row for row.
+def check_at_startup(db: Database, embedder: Embedder, progress: ProgressFn | None = None,
+                     multilingual: Embedder | None = None) -> Consistency:
+    """Vectors of the current embedding models; memories, full-text index and vectors agree row for row.
 
-    A model change re-embeds everything; whatever disagrees is re-indexed and logged in one line. A page
-    that cannot be read on the way is a damaged file: refused with one sentence, nothing written.
+    A model change re-embeds everything (so does a database that has no multilingual vectors yet); whatever
+    disagrees is re-indexed and logged in one line. A page that cannot be read on the way is a damaged
+    file: refused with one sentence, nothing written.
     """
     try:
         reembedded = ensure_model(db.conn, embedder, progress)
-        found = repair_index(db, embedder)
+        if multilingual is not None:
+            filled = ensure_model(db.conn, multilingual, progress, MULTILINGUAL_VECTORS)
+            if filled:
+                log.info("embedded %d memories with %s", filled, multilingual.model_id)
+        found = repair_index(db, embedder, multilingual=multilingual)
     except DatabaseError as exc:
         if isinstance(exc, OperationalError):  # locked, disk full: not damage
             raise

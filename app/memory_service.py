@@ -100,9 +100,12 @@ class MemoryService:
     def search_many(self, queries: list[str], k: int = 10) -> Iterator[tuple[str, list[Hit]]]:
         """(query, hits) for each query in order, embedded in one batch."""
         check_k(k)
-        vectors = self.c.embedder.embed([q or " " for q in queries]) if queries else []
-        for query, vector in zip(queries, vectors):
-            yield query, search(self.c.store, query, k, query_vector=vector)
+        texts = [q or " " for q in queries]
+        vectors = self.c.embedder.embed(texts) if queries else []
+        multilingual = self.c.store.multilingual
+        multi = multilingual.embed(texts) if queries and multilingual is not None else [None] * len(queries)
+        for query, vector, multi_vector in zip(queries, vectors, multi):
+            yield query, search(self.c.store, query, k, query_vector=vector, multilingual_vector=multi_vector)
 
     def history(self, memory_id: str) -> list[HistoryEntry]:
         """The recorded changes of one memory, oldest first."""

@@ -8,7 +8,7 @@ from datetime import datetime
 from pathlib import Path
 
 from app.errors import UserError
-from memory import CATEGORIES, InvalidInput, Memory
+from memory import CATEGORIES, InvalidInput, Memory, clean
 from memory.learn import instruction_reason
 from memory.storage import MemoryStore, new_id
 
@@ -16,6 +16,7 @@ FORMAT = "companion-memories"
 VERSION = 1
 MAX_IMPORT_BYTES = 50 * 1024 * 1024
 _FIELDS = set(Memory.JSON_FIELDS)
+_EMBED_BATCH = 64
 
 
 def export_json(store: MemoryStore) -> str:
@@ -80,22 +81,31 @@ def import_memories(store: MemoryStore, items: list[dict]) -> tuple[list[Memory]
     """Add each valid memory (keeping its id when free, and its dates); return (imported, [(content, reason)])."""
     imported, skipped = [], []
     existing = {m.content.casefold() for m in store.list(status="all")}
-    for item in items:
-        memory, reason = _to_memory(item)
-        if memory is None:
-            skipped.append((str(item.get("content", ""))[:80], reason))
-            continue
-        if memory.content.casefold() in existing:
-            skipped.append((memory.content[:80], "already remembered"))
-            continue
-        try:
-            with store.db.transaction():
-                added = store.add(memory, reason="imported")
-        except InvalidInput as exc:  # e.g. too long: this one is skipped, the rest still come in
-            skipped.append((memory.content[:80], str(exc)))
-            continue
-        existing.add(added.content.casefold())
-        imported.append(added)
+    for start in range(0, len(items), _EMBED_BATCH):
+        batch = []
+        for item in items[start:start + _EMBED_BATCH]:
+            memory, reason = _to_memory(item)
+            if memory is None:
+                skipped.append((str(item.get("content", ""))[:80], reason))
+            else:
+                batch.append(memory)
+        # Embedded a batch at a time (several times faster than one by one); each memory is still added
+        # in its own transaction, so an import cut short keeps what it had added.
+        texts = [" ".join(clean(m.content).split()) for m in batch]
+        main = store.embedder.embed(texts) if batch else []
+        multi = store.multilingual.embed(texts) if batch and store.multilingual is not None else [None] * len(batch)
+        for memory, vector, multi_vector in zip(batch, main, multi):
+            if memory.content.casefold() in existing:
+                skipped.append((memory.content[:80], "already remembered"))
+                continue
+            try:
+                with store.db.transaction():
+                    added = store.add(memory, reason="imported", vector=vector, multilingual_vector=multi_vector)
+            except InvalidInput as exc:  # e.g. too long: this one is skipped, the rest still come in
+                skipped.append((memory.content[:80], str(exc)))
+                continue
+            existing.add(added.content.casefold())
+            imported.append(added)
     return imported, skipped
 
 

@@ -2,11 +2,13 @@
 """Retrieval probe: are memories found by meaning, in English, in Chinese, and across the two?
 
   .venv/bin/python scripts/probe_retrieval.py [--data tests/data/retrieval_probe.jsonl] [--misses] [--json]
+                                             [--main-only]
 
 Every fact of the data file (one JSON object a line: id, lang, fact, question, and for English facts
 a Chinese question_zh) is remembered through the real `memory add` path (MemoryService.add) in one
-encrypted store in a temp data folder, with the embedding model the app would use (the bundled MiniLM
-unless the temp profile's settings say otherwise). Then every question runs through the `memory search`
+encrypted store in a temp data folder, with the embedding models the app would use (the bundled MiniLM
+unless the temp profile's settings say otherwise, plus the multilingual USE space; `--main-only` searches
+without the multilingual space, as before it existed). Then every question runs through the `memory search`
 logic (MemoryService.search_many, the hybrid of vectors and BM25 with the app's scoring) and the fact
 must come back first (hit@1) or in the top three (hit@3). Groups: English questions about English
 facts, Chinese about Chinese, and Chinese questions about English facts (cross-lingual).
@@ -60,11 +62,13 @@ def shared_tokens(question: str, fact: str) -> float:
     return len(q & set(tokens(fact))) / len(q) if q else 0.0
 
 
-def run(data: Path, k: int = 3) -> tuple[dict, list[dict], str]:
+def run(data: Path, k: int = 3, main_only: bool = False) -> tuple[dict, list[dict], str]:
     """Store the facts in a temp profile, search every question; per-group counts, the misses, the model."""
     facts, probes = read_probes(data)
     with tempfile.TemporaryDirectory(prefix="probe-retrieval-") as tmp:
         companion = Companion(Path(tmp), Clock.parse(None), passphrase="retrieval probe")
+        if main_only:
+            companion.store.multilingual = None
         try:
             service = MemoryService(companion)
             id_of = {f["id"]: service.add(f["fact"]).id for f in facts}
@@ -72,6 +76,8 @@ def run(data: Path, k: int = 3) -> tuple[dict, list[dict], str]:
             results = list(service.search_many([p.question for p in probes], k))
             elapsed = time.perf_counter() - started
             model = f"{companion.embedder.model_id} ({companion.embedder.dim} dims)"
+            if companion.store.multilingual is not None:
+                model += f" + {companion.multilingual.model_id} ({companion.multilingual.dim} dims)"
         finally:
             companion.close()
     stats = {g: {"n": 0, "hit1": 0, "hit3": 0, "shared": 0.0} for g, _ in GROUPS}
@@ -95,13 +101,14 @@ def main() -> int:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--misses", action="store_true", help="list the questions whose fact was not first")
     parser.add_argument("--json", action="store_true", help="print the numbers as one JSON object")
+    parser.add_argument("--main-only", action="store_true", help="without the multilingual vector space")
     args = parser.parse_args()
-    stats, misses, model = run(args.data)
+    stats, misses, model = run(args.data, main_only=args.main_only)
     if args.json:
         print(json.dumps({"model": model, "groups": stats, "misses": misses if args.misses else None},
                          ensure_ascii=False))
         return 0
-    print(f"embedding model: {model}; {stats['_ms_per_query']:.1f} ms a query (search_many, batched)")
+    print(f"embedding models: {model}; {stats['_ms_per_query']:.1f} ms a query (search_many, batched)")
     print(f"{'group':<20} {'n':>3}  {'hit@1':>12}  {'hit@3':>12}  shared tokens")
     for group, label in GROUPS:
         s = stats[group]

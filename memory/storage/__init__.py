@@ -6,10 +6,11 @@ from memory.storage.repair import repair as repair_index
 from memory.storage.sqlcipher import DatabaseError, DbKey, OperationalError, checkpoint, connect
 from memory.storage.store import MAX_CONTENT, MemoryStore, new_id
 from memory.storage.transcript import Transcript
+from memory.storage.vectors import MULTILINGUAL as MULTILINGUAL_VECTORS
 from memory.storage.vectors import ProgressFn, ensure_model
 
 __all__ = [
-    "MAX_CONTENT", "Consistency", "Database", "DatabaseError", "DbKey", "ForgetReceipt", "MemoryStore",
+    "MAX_CONTENT", "MULTILINGUAL_VECTORS", "Consistency", "Database", "DatabaseError", "DbKey", "ForgetReceipt", "MemoryStore",
     "OperationalError", "ProgressFn", "Transcript", "checkpoint", "connect", "ensure_model", "forget", "forget_all",
     "new_id", "repair_index",
 ]

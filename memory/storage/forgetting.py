@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from memory.storage import vectors
 from memory.storage.sqlcipher import OperationalError
 from memory.storage.store import MemoryStore
 
@@ -36,7 +37,7 @@ def forget(store: MemoryStore, memory_ids: list[str]) -> ForgetReceipt:
         for m in memories:
             rid = conn.execute("SELECT rid FROM memories WHERE id = ?", (m.id,)).fetchone()[0]
             conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (rid,))
-            conn.execute("DELETE FROM memory_vectors WHERE rowid = ?", (rid,))
+            vectors.delete(conn, rid)  # every vector space
             conn.execute("DELETE FROM memory_history WHERE memory_id = ?", (m.id,))
             conn.execute("DELETE FROM memories WHERE rid = ?", (rid,))
             # A memory that this one had superseded points at nothing now.

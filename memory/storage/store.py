@@ -47,9 +47,13 @@ def snapshot(m: Memory) -> dict[str, Any]:
 class MemoryStore:
     """Memories with their vectors, full-text index and history, changed only in transactions."""
 
-    def __init__(self, db: Database, embedder: Embedder):
+    def __init__(self, db: Database, embedder: Embedder, multilingual: Embedder | None = None):
         self.db = db
         self.embedder = embedder
+        # The second vector space (Chinese and English by meaning); None where its model is not installed:
+        # then edits drop a memory's multilingual vector rather than leave a stale one, and the start-up
+        # repair embeds what is missing once the model is back.
+        self.multilingual = multilingual
 
     # -- reading -------------------------------------------------------------------------------
     def get(self, memory_id: str) -> Memory:
@@ -107,10 +111,12 @@ class MemoryStore:
         return self.db.read("SELECT count(*) FROM memories WHERE status = ?", (status,))[0][0]
 
     # -- writing -------------------------------------------------------------------------------
-    def add(self, memory: Memory, reason: str = "added", vector: builtins.list[float] | None = None) -> Memory:
-        """Store a new memory (its id kept if free) with vector, FTS row and a history row."""
+    def add(self, memory: Memory, reason: str = "added", vector: builtins.list[float] | None = None,
+            multilingual_vector: builtins.list[float] | None = None) -> Memory:
+        """Store a new memory (its id kept if free) with its vectors, FTS row and a history row."""
         memory = self._normalized(memory)
         vec = vector if vector is not None else self.embedder.embed([memory.content])[0]
+        mvec = multilingual_vector if multilingual_vector is not None else self._multilingual_vector(memory.content)
         with self.db.transaction() as conn:
             if conn.execute("SELECT 1 FROM memories WHERE id = ?", (memory.id,)).fetchone():
                 memory = replace(memory, id=new_id())
@@ -120,7 +126,7 @@ class MemoryStore:
             )
             rid = cur.lastrowid
             conn.execute("INSERT INTO memories_fts(rowid, text) VALUES (?, ?)", (rid, index_text(memory.content)))
-            vectors.put(conn, rid, vec)
+            self._put_vectors(conn, rid, vec, mvec)
             self._record(conn, memory.id, "add", None, memory, reason)
         return memory
 
@@ -132,7 +138,9 @@ class MemoryStore:
         # Embed outside the write lock, but read the row inside it: a copy read before the lock could be
         # stale (another thread or process wrote meanwhile) and writing it back would undo that change.
         new_text = _content(changes["content"]) if isinstance(changes.get("content"), str) else None
-        vec = self.embedder.embed([new_text])[0] if new_text and len(new_text) <= MAX_CONTENT else None
+        fits = new_text and len(new_text) <= MAX_CONTENT
+        vec = self.embedder.embed([new_text])[0] if fits else None
+        mvec = self._multilingual_vector(new_text) if fits else None
         with self.db.transaction() as conn:
             before = self.get(memory_id)
             after = self._normalized(replace(before, **changes, updated_at=self.db.now()))
@@ -140,6 +148,7 @@ class MemoryStore:
                 vec = None
             elif vec is None or after.content != new_text:
                 vec = self.embedder.embed([after.content])[0]
+                mvec = self._multilingual_vector(after.content)
             rid = conn.execute("SELECT rid FROM memories WHERE id = ?", (memory_id,)).fetchone()[0]
             sets = ", ".join(f"{c} = ?" for c in _COLUMNS if c != "id")
             conn.execute(f"UPDATE memories SET {sets} WHERE id = ?",
@@ -147,7 +156,7 @@ class MemoryStore:
             if vec is not None:
                 conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (rid,))
                 conn.execute("INSERT INTO memories_fts(rowid, text) VALUES (?, ?)", (rid, index_text(after.content)))
-                vectors.put(conn, rid, vec)
+                self._put_vectors(conn, rid, vec, mvec)
             self._record(conn, memory_id, "update", before, after, reason)
         return after
 
@@ -175,6 +184,17 @@ class MemoryStore:
             conn.executemany(
                 "UPDATE memories SET hit_count = hit_count + 1, last_used_at = ?, strength = min(1.0, strength + 0.1) "
                 "WHERE id = ?", [(now, i) for i in ids])
+
+    def _multilingual_vector(self, text: str) -> list[float] | None:
+        return self.multilingual.embed([text])[0] if self.multilingual is not None else None
+
+    def _put_vectors(self, conn, rid: int, vec: list[float], mvec: list[float] | None) -> None:
+        vectors.put(conn, rid, vec)
+        if vectors.table_exists(conn, vectors.MULTILINGUAL):
+            if mvec is not None:
+                vectors.put(conn, rid, mvec, vectors.MULTILINGUAL)
+            else:
+                vectors.delete(conn, rid, [vectors.MULTILINGUAL])
 
     def _normalized(self, m: Memory) -> Memory:
         content = _content(m.content)

@@ -1,15 +1,36 @@
-"""The sqlite-vec table of memory embeddings, tied to one embedding model at a time."""
+"""The sqlite-vec tables of memory embeddings, each tied to one embedding model at a time.
+
+Two vector spaces: the main one (the chosen embedding model: the bundled MiniLM reads English) and the
+multilingual one (USE-multilingual, so Chinese memories are found by meaning too). Each has its own
+vec0 table and its own model id and dimension in `meta`; `ensure_model` builds or rebuilds one.
+"""
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Callable, Sequence
 
+import numpy as np
 import sqlite_vec
 
 from memory.protocols import Embedder
+from memory.storage import vector_index
 
 ProgressFn = Callable[[int, int], None]
 _BATCH = 64
+
+
+@dataclass(frozen=True)
+class Space:
+    """One vec0 table and the prefix of its meta keys (`<prefix>_model`, `<prefix>_dim`)."""
+
+    table: str
+    meta: str
+
+
+MAIN = Space("memory_vectors", "embedding")
+MULTILINGUAL = Space("memory_vectors_multilingual", "multilingual")
+SPACES = (MAIN, MULTILINGUAL)
 
 
 def _meta(conn, key: str) -> str | None:
@@ -22,41 +43,46 @@ def _set_meta(conn, key: str, value: str) -> None:
                  (key, value))
 
 
-def stored_model(conn) -> tuple[str | None, int | None]:
-    """The embedding model id and dimension the stored vectors were made with."""
-    model, dim = _meta(conn, "embedding_model"), _meta(conn, "embedding_dim")
+def stored_model(conn, space: Space = MAIN) -> tuple[str | None, int | None]:
+    """The embedding model id and dimension the stored vectors of a space were made with."""
+    model, dim = _meta(conn, f"{space.meta}_model"), _meta(conn, f"{space.meta}_dim")
     return model, int(dim) if dim else None
 
 
-def ensure_model(conn, embedder: Embedder, progress: ProgressFn | None = None) -> int:
-    """Make the vector table match `embedder`; re-embed every memory if the model changed.
+def ensure_model(conn, embedder: Embedder, progress: ProgressFn | None = None, space: Space = MAIN) -> int:
+    """Make a space's vector table match `embedder`; (re-)embed every memory if the model changed or the
+    table is new (an existing database meeting the multilingual space for the first time fills it here).
 
     Returns how many memories were (re-)embedded. Vectors of two models are never mixed: on a change
     the table is dropped and rebuilt in one transaction.
     """
-    model, dim = stored_model(conn)
-    if model == embedder.model_id and dim == embedder.dim and _table_exists(conn):
+    model, dim = stored_model(conn, space)
+    if model == embedder.model_id and dim == embedder.dim and table_exists(conn, space):
         return 0
     rows = conn.execute("SELECT rid, content FROM memories ORDER BY rid").fetchall()
     vectors = _embed_all(embedder, [r[1] for r in rows], progress)
     conn.execute("BEGIN IMMEDIATE")
     try:
-        conn.execute("DROP TABLE IF EXISTS memory_vectors")
-        conn.execute(f"CREATE VIRTUAL TABLE memory_vectors USING vec0(embedding float[{int(embedder.dim)}])")
+        conn.execute(f"DROP TABLE IF EXISTS {space.table}")
+        conn.execute(f"CREATE VIRTUAL TABLE {space.table} USING vec0(embedding float[{int(embedder.dim)}])")
         for (rid, _), vec in zip(rows, vectors):
-            conn.execute("INSERT INTO memory_vectors(rowid, embedding) VALUES (?, ?)",
+            conn.execute(f"INSERT INTO {space.table}(rowid, embedding) VALUES (?, ?)",
                          (rid, sqlite_vec.serialize_float32(vec)))
-        _set_meta(conn, "embedding_model", embedder.model_id)
-        _set_meta(conn, "embedding_dim", str(embedder.dim))
+        _set_meta(conn, f"{space.meta}_model", embedder.model_id)
+        _set_meta(conn, f"{space.meta}_dim", str(embedder.dim))
+        vector_index.bump_generation(conn)
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")
         raise
+    finally:
+        vector_index.forget_loaded(conn)
     return len(rows)
 
 
-def _table_exists(conn) -> bool:
-    row = conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'memory_vectors'").fetchone()
+def table_exists(conn, space: Space = MAIN) -> bool:
+    """Whether the space's vector table has been created (by `ensure_model`)."""
+    row = conn.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (space.table,)).fetchone()
     return row is not None
 
 
@@ -69,43 +95,59 @@ def _embed_all(embedder: Embedder, texts: Sequence[str], progress: ProgressFn | 
     return out
 
 
-def put(conn, rid: int, vector: Sequence[float]) -> None:
+def put(conn, rid: int, vector: Sequence[float], space: Space = MAIN) -> None:
     """Insert or replace the vector of one memory (inside the caller's transaction)."""
-    conn.execute("DELETE FROM memory_vectors WHERE rowid = ?", (rid,))
-    conn.execute("INSERT INTO memory_vectors(rowid, embedding) VALUES (?, ?)",
+    before = vector_index.generation(conn)
+    conn.execute(f"DELETE FROM {space.table} WHERE rowid = ?", (rid,))
+    conn.execute(f"INSERT INTO {space.table}(rowid, embedding) VALUES (?, ?)",
                  (rid, sqlite_vec.serialize_float32(list(vector))))
+    vector_index.changed(conn, space.table, before, vector_index.bump_generation(conn), rid, vector)
 
 
-def delete(conn, rid: int) -> None:
-    """Remove the vector of one memory."""
-    conn.execute("DELETE FROM memory_vectors WHERE rowid = ?", (rid,))
+def delete(conn, rid: int, spaces: Sequence[Space] = SPACES) -> None:
+    """Remove the vectors of one memory (from every space that has a table, unless told which)."""
+    for space in spaces:
+        if space is MAIN or table_exists(conn, space):
+            before = vector_index.generation(conn)
+            conn.execute(f"DELETE FROM {space.table} WHERE rowid = ?", (rid,))
+            vector_index.changed(conn, space.table, before, vector_index.bump_generation(conn), rid)
 
 
-def knn(conn, query: Sequence[float], k: int) -> list[tuple[int, float]]:
-    """The k nearest memories as (rid, cosine similarity), best first."""
+def stored_rids(conn, space: Space = MAIN) -> set[int]:
+    """The memories that have a vector in this space."""
+    return {r[0] for r in conn.execute(f"SELECT rowid FROM {space.table}").fetchall()}
+
+
+def knn(conn, query: Sequence[float], k: int, space: Space = MAIN) -> list[tuple[int, float]]:
+    """The k nearest memories as (rid, cosine similarity), best first (vectors are unit length).
+
+    Read from the in-memory copy of the table (`vector_index`): a coarse pass over sign bits, then exact
+    cosines of the best rows."""
+    q = np.asarray(query, dtype=np.float32)
+    return vector_index.loaded(conn, space.table, len(q)).nearest(q, int(k))
+
+
+def exact_knn(conn, query: Sequence[float], k: int, space: Space = MAIN) -> list[tuple[int, float]]:
+    """The k nearest memories by sqlite-vec's brute-force KNN over every float vector (the reference)."""
     rows = conn.execute(
-        "SELECT rowid, distance FROM memory_vectors WHERE embedding MATCH ? AND k = ? ORDER BY distance",
+        f"SELECT rowid, distance FROM {space.table} WHERE embedding MATCH ? AND k = ? ORDER BY distance",
         (sqlite_vec.serialize_float32(list(query)), int(k)),
     ).fetchall()
     # Vectors are normalized, so L2 distance d relates to cosine as cos = 1 - d^2 / 2.
     return [(rid, 1.0 - (dist * dist) / 2.0) for rid, dist in rows]
 
 
-def similarity(conn, query: Sequence[float], rids: Sequence[int]) -> dict[int, float]:
-    """Cosine similarity of the query to the given memories' vectors."""
+def similarity(conn, query: Sequence[float], rids: Sequence[int], space: Space = MAIN) -> dict[int, float]:
+    """Cosine similarity of the query to the given memories' vectors (from the in-memory copy)."""
     if not rids:
         return {}
-    marks = ",".join("?" * len(rids))
-    rows = conn.execute(
-        f"SELECT rowid, vec_distance_cosine(embedding, ?) FROM memory_vectors WHERE rowid IN ({marks})",
-        (sqlite_vec.serialize_float32(list(query)), *rids),
-    ).fetchall()
-    return {rid: 1.0 - dist for rid, dist in rows}
+    q = np.asarray(query, dtype=np.float32)
+    return vector_index.loaded(conn, space.table, len(q)).similarity(q, rids)
 
 
-def dump(conn, rid: int) -> str | None:
+def dump(conn, rid: int, space: Space = MAIN) -> str | None:
     """The stored vector as JSON text (for checks), or None."""
-    row = conn.execute("SELECT vec_to_json(embedding) FROM memory_vectors WHERE rowid = ?", (rid,)).fetchone()
+    row = conn.execute(f"SELECT vec_to_json(embedding) FROM {space.table} WHERE rowid = ?", (rid,)).fetchone()
     return row[0] if row else None
 
 

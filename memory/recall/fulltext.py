@@ -1,0 +1,93 @@
+"""BM25 over the memories' full-text index, with the work per query capped as memory grows.
+
+FTS5 ranks by computing bm25() for every row that matches any query term before it can sort, so one
+common word ("likes", "喜欢") made a query cost a share of the whole store. Here each term's document
+count is read first (counted up to a cap): only terms
+that occur in at most `RARE_ROWS` memories are ranked over all their rows; if the query has no such
+term, the `CAPPED_ROWS` newest matching memories are scored by the rarity of the terms they hold. A common
+term adds little to BM25 anyway (its inverse document frequency is small), and recency is part of the
+final score.
+"""
+from __future__ import annotations
+
+import math
+
+from memory.storage import OperationalError
+from memory.text import STOPWORDS, tokens
+
+RARE_ROWS = 300
+CAPPED_ROWS = 300
+MAX_TERMS = 32
+
+
+def query_terms(text: str) -> list[str]:
+    """The distinct search terms of a text (the same ones `memory.text.fts_query` ORs together)."""
+    out: list[str] = []
+    for tok in tokens(text):
+        if tok not in STOPWORDS and tok not in out:
+            out.append(tok)
+            if len(out) >= MAX_TERMS:
+                break
+    return out
+
+
+def _match(terms: list[str]) -> str:
+    return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+
+
+def bm25_hits(conn, text: str, limit: int, capped: bool = True) -> dict[int, float]:
+    """The best `limit` full-text matches as rid → BM25 normalized to 0..1 (best = 1); `capped=False`
+    ranks every match of every term (limit -1: all of them)."""
+    terms = query_terms(text)
+    if not terms:
+        return {}
+    try:
+        if not capped:
+            return _ranked(conn, _match(terms), limit)
+        counts = _document_counts(conn, terms)
+        found = [t for t in terms if counts.get(t)]
+        rare = [t for t in found if counts[t] <= RARE_ROWS]
+        if rare:
+            return _ranked(conn, _match(rare), limit)
+        if not found:
+            return {}
+        return _newest_ranked(conn, found, counts, limit)
+    except OperationalError:
+        return {}
+
+
+def _newest_ranked(conn, terms: list[str], counts: dict[str, int], limit: int) -> dict[int, float]:
+    """Every term is common: the newest matches, scored by the rarity of the terms each one holds
+    (bm25() itself would read every term's whole list of rows to count them)."""
+    rows = conn.execute(
+        "SELECT rowid, text FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rowid DESC LIMIT ?",
+        (_match(terms), CAPPED_ROWS)).fetchall()
+    weight = {t: 1.0 / math.log(2 + counts[t]) for t in terms}
+    scored = [(rid, -sum(w for t, w in weight.items() if t in set(text.split()))) for rid, text in rows]
+    scored.sort(key=lambda r: r[1])
+    return _normalized(scored[:limit] if limit >= 0 else scored)
+
+
+def _ranked(conn, match: str, limit: int) -> dict[int, float]:
+    rows = conn.execute(
+        "SELECT rowid, bm25(memories_fts) FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rank LIMIT ?",
+        (match, limit)).fetchall()
+    return _normalized(rows)
+
+
+def _normalized(rows) -> dict[int, float]:
+    if not rows:
+        return {}
+    best = min(score for _, score in rows) or -1.0  # bm25() is negative: lower is better
+    return {rid: score / best for rid, score in rows}
+
+
+def _document_counts(conn, terms: list[str]) -> dict[str, int]:
+    """How many memories hold each term, counted up to RARE_ROWS + 1 (so a common term costs no more
+    than a rare one; fts5vocab would walk its whole list of rows)."""
+    out = {}
+    for term in terms:
+        (out[term],) = conn.execute(
+            "SELECT count(*) FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT ?)",
+            (_match([term]), RARE_ROWS + 1)).fetchone()
+    return out
