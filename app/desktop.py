@@ -69,7 +69,7 @@ def open_companion(home: Path, clock: Clock, model_override: str | None = None,
     serialized.load()
     if companion.multilingual is not None:
         multilingual = SerializedEmbedder(companion.multilingual)
-        companion.multilingual = companion.store.multilingual = multilingual
+        companion.multilingual = companion.store.multilingual = multilingual  # type: ignore[assignment]
         multilingual.load()
     return companion
 

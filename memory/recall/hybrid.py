@@ -73,7 +73,7 @@ def search(store: MemoryStore, query: str, k: int = 10, weights: Weights = Weigh
     chinese = has_cjk(query)
     with store.db.lock:
         multilingual = store.multilingual is not None and vectors.table_exists(store.db.conn, vectors.MULTILINGUAL)
-    if multilingual and multilingual_vector is None:
+    if multilingual and multilingual_vector is None and store.multilingual is not None:
         multilingual_vector = store.multilingual.embed([query])[0]
     use_main = not (chinese and multilingual)  # MiniLM's cosines say nothing about a Chinese query
     if use_main and query_vector is None:
@@ -85,13 +85,14 @@ def search(store: MemoryStore, query: str, k: int = 10, weights: Weights = Weigh
             main, multi, bm25 = {}, {}, bm25_hits(conn, query, -1, capped=False)
             rids = {r for (r,) in conn.execute("SELECT rid FROM memories").fetchall()}
         else:
-            main = dict(vectors.knn(conn, query_vector, pool)) if use_main else {}
-            multi = dict(vectors.knn(conn, multilingual_vector, pool, vectors.MULTILINGUAL)) if multilingual else {}
+            main = dict(vectors.knn(conn, query_vector, pool)) if use_main and query_vector is not None else {}
+            multi = (dict(vectors.knn(conn, multilingual_vector, pool, vectors.MULTILINGUAL))
+                     if multilingual and multilingual_vector is not None else {})
             bm25 = bm25_hits(conn, query, pool)
             rids = set(main) | set(multi) | set(bm25)
-        if use_main:
+        if use_main and query_vector is not None:
             main.update(vectors.similarity(conn, query_vector, [r for r in rids if r not in main]))
-        if multilingual:
+        if multilingual and multilingual_vector is not None:
             multi.update(vectors.similarity(conn, multilingual_vector, [r for r in rids if r not in multi],
                                             vectors.MULTILINGUAL))
     memories = store.by_rids(rids)

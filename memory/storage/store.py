@@ -139,8 +139,8 @@ class MemoryStore:
         # stale (another thread or process wrote meanwhile) and writing it back would undo that change.
         new_text = _content(changes["content"]) if isinstance(changes.get("content"), str) else None
         fits = new_text and len(new_text) <= MAX_CONTENT
-        vec = self.embedder.embed([new_text])[0] if fits else None
-        mvec = self._multilingual_vector(new_text) if fits else None
+        vec = self.embedder.embed([new_text])[0] if fits and new_text else None
+        mvec = self._multilingual_vector(new_text) if fits and new_text else None
         with self.db.transaction() as conn:
             before = self.get(memory_id)
             after = self._normalized(replace(before, **changes, updated_at=self.db.now()))
@@ -185,10 +185,10 @@ class MemoryStore:
                 "UPDATE memories SET hit_count = hit_count + 1, last_used_at = ?, strength = min(1.0, strength + 0.1) "
                 "WHERE id = ?", [(now, i) for i in ids])
 
-    def _multilingual_vector(self, text: str) -> list[float] | None:
+    def _multilingual_vector(self, text: str) -> builtins.list[float] | None:
         return self.multilingual.embed([text])[0] if self.multilingual is not None else None
 
-    def _put_vectors(self, conn, rid: int, vec: list[float], mvec: list[float] | None) -> None:
+    def _put_vectors(self, conn, rid: int, vec: builtins.list[float], mvec: builtins.list[float] | None) -> None:
         vectors.put(conn, rid, vec)
         if vectors.table_exists(conn, vectors.MULTILINGUAL):
             if mvec is not None:

@@ -180,7 +180,7 @@ def loaded(conn, table: str, dim: int) -> LoadedSpace:
 def _drop_closed() -> None:
     for key, (conn, _) in list(_loaded.items()):
         try:
-            conn.total_changes  # raises once the connection is closed
+            conn.total_changes  # type: ignore[attr-defined]  # raises once the connection is closed
         except Exception:
             del _loaded[key]
 
