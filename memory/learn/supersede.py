@@ -85,6 +85,18 @@ def row_dicts(rows) -> list[dict[int, float]]:
                      rows.data[rows.indptr[i]:rows.indptr[i + 1]].tolist())) for i in range(rows.shape[0])]
 
 
+_AT = {name: i for i, name in enumerate(PAIR_FEATURES)}
+RELATED_COSINE = 0.1
+RELATED_JACCARD = 0.05
+
+
+def related(row: list[float]) -> bool:
+    """Do the two sides share anything: the same slot, a topic word, or some n-gram likeness?"""
+    return (row[_AT["same_slot"]] > 0 or row[_AT["words_message"]] > 0 or row[_AT["words_clause"]] > 0
+            or max(row[_AT["cos_clause"]], row[_AT["cos_message"]]) >= RELATED_COSINE
+            or row[_AT["bigram_jaccard"]] >= RELATED_JACCARD)
+
+
 def side(row: dict[int, float], text: str, change: float, slot: str, slot_p: float, category: str) -> Side:
     """A Side from a text and the heads' readings of it."""
     return Side(row, frozenset(topic_words(text)), bigrams(text), has_negation(text), change, slot, slot_p, category)
@@ -152,8 +164,10 @@ class Replacements:
         new = self._text_sides([cand.quote or cand.content], [cand.category], [cand.change])[0]
         message = self._message_side(cand.context) if cand.context else new
         olds = self._stored_sides(stored)
-        p = self.model.probability([pair_features(old, new, message) for old in olds])
-        return [(m, float(q)) for m, q in zip(stored, p)]
+        rows = [pair_features(old, new, message) for old in olds]
+        p = self.model.probability(rows)
+        # A change replaces what it is about: a pair that shares no slot, word or n-gram is never one.
+        return [(m, float(q) if related(row) else 0.0) for m, q, row in zip(stored, p, rows)]
 
     def replaced(self, cand: Candidate, stored: list[Memory], threshold: float | None = None) -> list[Memory]:
         """The (at most two) stored memories the candidate most likely replaces, above the threshold.
