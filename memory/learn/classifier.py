@@ -123,6 +123,11 @@ class TrainedExtractor:
         clauses = split_clauses(text)
         return self.score_texts([clause_feature_text(clauses, k) for k in range(len(clauses))], clauses)
 
+    @property
+    def width(self) -> int:
+        """How many n-gram features a row has."""
+        return len(self._idf)
+
     def attack_score(self, text: str) -> float:
         """How likely a whole message is an instruction or identity claim aimed at the companion."""
         return float(self._heads["attack"].probabilities(self.features([normalize(text)]))[0, 1])

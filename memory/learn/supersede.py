@@ -12,9 +12,10 @@ facts that stand side by side (the same message, or a later message that does no
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
+from scipy import sparse
 
 from memory.learn.classifier import TrainedExtractor
 from memory.learn.clause_memory import topic_words
@@ -45,6 +46,8 @@ class Side:
     slot: str
     slot_p: float
     category: str
+    cols: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # the row as arrays
+    vals: np.ndarray = field(default_factory=lambda: np.zeros(0))
 
 
 def bigrams(text: str) -> frozenset[str]:
@@ -53,10 +56,10 @@ def bigrams(text: str) -> frozenset[str]:
     return frozenset(s[i:i + 2] for i in range(len(s) - 1))
 
 
-def pair_features(old: Side, new: Side, message: Side) -> list[float]:
-    """The feature row of (stored memory, new clause within its message), in PAIR_FEATURES order."""
-    cos_clause = dot(old.row, new.row)
-    cos_message = dot(old.row, message.row)
+def pair_features(old: Side, new: Side, message: Side, cosines: tuple[float, float] | None = None) -> list[float]:
+    """The feature row of (stored memory, new clause within its message), in PAIR_FEATURES order;
+    `cosines` (old·new, old·message) when they were computed for many pairs at once."""
+    cos_clause, cos_message = cosines if cosines is not None else (dot(old.row, new.row), dot(old.row, message.row))
     words_clause = min(3, len(old.words & new.words)) / 3
     words_message = min(3, len(old.words & message.words)) / 3
     union = old.bigrams | message.bigrams
@@ -85,6 +88,19 @@ def row_dicts(rows) -> list[dict[int, float]]:
                      rows.data[rows.indptr[i]:rows.indptr[i + 1]].tolist())) for i in range(rows.shape[0])]
 
 
+def _cosines(olds: list[Side], news: list[Side], width: int) -> np.ndarray:
+    """Every old row against every new row in one sparse product: (len(olds), len(news)); `width` is
+    the number of n-gram features."""
+
+    def matrix(sides: list[Side]) -> sparse.csr_matrix:
+        indptr = np.cumsum([0] + [len(x.cols) for x in sides])
+        cols = np.concatenate([x.cols for x in sides]) if sides else np.zeros(0, dtype=np.int64)
+        vals = np.concatenate([x.vals for x in sides]) if sides else np.zeros(0)
+        return sparse.csr_matrix((vals, cols, indptr), shape=(len(sides), width))
+
+    return np.asarray((matrix(olds) @ matrix(news).T).todense())
+
+
 _AT = {name: i for i, name in enumerate(PAIR_FEATURES)}
 RELATED_COSINE = 0.1
 RELATED_JACCARD = 0.05
@@ -99,7 +115,9 @@ def related(row: list[float]) -> bool:
 
 def side(row: dict[int, float], text: str, change: float, slot: str, slot_p: float, category: str) -> Side:
     """A Side from a text and the heads' readings of it."""
-    return Side(row, frozenset(topic_words(text)), bigrams(text), has_negation(text), change, slot, slot_p, category)
+    return Side(row, frozenset(topic_words(text)), bigrams(text), has_negation(text), change, slot, slot_p, category,
+                np.fromiter(row.keys(), dtype=np.int64, count=len(row)),
+                np.fromiter(row.values(), dtype=np.float64, count=len(row)))
 
 
 @dataclass(frozen=True)
@@ -164,7 +182,8 @@ class Replacements:
         new = self._text_sides([cand.quote or cand.content], [cand.category], [cand.change])[0]
         message = self._message_side(cand.context) if cand.context else new
         olds = self._stored_sides(stored)
-        rows = [pair_features(old, new, message) for old in olds]
+        cosines = _cosines(olds, [new, message], self.extractor.width)
+        rows = [pair_features(old, new, message, (float(c[0]), float(c[1]))) for old, c in zip(olds, cosines)]
         p = self.model.probability(rows)
         # A change replaces what it is about: a pair that shares no slot, word or n-gram is never one.
         return [(m, float(q) if related(row) else 0.0) for m, q, row in zip(stored, p, rows)]
