@@ -6,8 +6,9 @@ reads a pair — the stored memory's words and the new clause with its message �
 hold in both languages: how alike the two are in character n-grams and topic words, how strongly the
 new clause states a change (the change head), whether the polarity turned, whether both fill the
 same slot (job, city, partner status…), and whether the categories agree. It is trained by
-`scripts/train_extractor.py` on the corpus's change cases (the old fact against the new one) and on
-facts that stand side by side (the same message, or a later message that does not change them).
+`scripts/train_extractor.py` (pairs from scripts/supersede_pairs.py) on the corpus's change cases
+(the old fact against the new one) and on facts that stand: look-alike and random facts of other cases.
+A pair that shares nothing (no slot, topic word or n-gram likeness) is never a replacement.
 """
 from __future__ import annotations
 
