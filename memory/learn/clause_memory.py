@@ -108,10 +108,12 @@ CHANGE_ONLY = "classifier-change"
 
 
 def clause_candidates(model: TrainedExtractor, text: str, today: date,
-                      taken: list[tuple[int, int]], change_only: bool = False) -> list[Candidate]:
+                      taken: list[tuple[int, int]], change_only: bool = False,
+                      scores: list[ClauseScore] | None = None) -> list[Candidate]:
     """Candidates from kept clauses not already covered by a rule candidate (`taken` spans); with
-    `change_only`, the weaker clauses, marked to be kept only if they replace something."""
-    scores = model.score_message(text)
+    `change_only`, the weaker clauses, marked to be kept only if they replace something. `scores` are the
+    message's clause scores when the caller already has them."""
+    scores = model.score_message(text) if scores is None else scores
     if change_only:
         scores = [s for s in scores if s.worth < model.worth_threshold]
     out: list[Candidate] = []

@@ -97,9 +97,12 @@ class MemoryPipeline:
             # A rule candidate the validators turn down does not silence the classifier on its clause.
             standing, _ = validate(candidates, user_text, assistant_text, today,
                                    self.thresholds.min_confidence, self.thresholds.min_importance)
-            clauses = clause_candidates(self.trained, user_text, today, _quoted_spans(user_text, standing))
+            scores = self.trained.score_message(user_text)  # once: both passes read the same clause scores
+            clauses = clause_candidates(self.trained, user_text, today, _quoted_spans(user_text, standing),
+                                        scores=scores)
             candidates += clauses + clause_candidates(self.trained, user_text, today,
-                                                      _quoted_spans(user_text, standing + clauses), change_only=True)
+                                                      _quoted_spans(user_text, standing + clauses), change_only=True,
+                                                      scores=scores)
         candidates += self._model_candidates(user_text, assistant_text, result)
         accepted, rejected = validate(candidates, user_text, assistant_text, today,
                                       self.thresholds.min_confidence, self.thresholds.min_importance)
