@@ -29,17 +29,20 @@ from memory.storage.database import Database  # noqa: E402
 from memory.storage.sqlcipher import DbKey  # noqa: E402
 from memory.storage.store import MemoryStore  # noqa: E402
 from models.embedder import FastEmbedEmbedder  # noqa: E402
+from models.multilingual import MultilingualEmbedder  # noqa: E402
 from models.resolve import resolve_embedding_model  # noqa: E402
 
 
-def play(case: dict, embedder, use_trained: bool, extractor=None) -> tuple[list, list]:
+def play(case: dict, embedder, use_trained: bool, extractor=None, multilingual=None) -> tuple[list, list]:
     """Feed the case's steps through a fresh pipeline; the active memories after the first and the last step."""
     with tempfile.TemporaryDirectory() as home:
         db = Database(Path(home) / "eval.db", DbKey("e" * 64, "raw"), datetime.now)
         try:
             with db.lock:
                 vectors.ensure_model(db.conn, embedder)
-            pipeline = MemoryPipeline(MemoryStore(db, embedder), None, use_trained=use_trained, extractor=extractor)
+                if multilingual is not None:
+                    vectors.ensure_model(db.conn, multilingual, space=vectors.MULTILINGUAL)
+            pipeline = MemoryPipeline(MemoryStore(db, embedder, multilingual), None, use_trained=use_trained, extractor=extractor)
             after_first = []
             for i, step in enumerate(case["steps"]):
                 pipeline.process(step["user"], step.get("assistant"), date.fromisoformat(step["today"]))
@@ -91,9 +94,10 @@ def main() -> int:
         extractor.worth_threshold = args.worth_threshold
     with tempfile.TemporaryDirectory() as models_home:
         embedder = FastEmbedEmbedder(resolve_embedding_model(Path(models_home)))
+        multilingual = MultilingualEmbedder()  # as the app's store has it: the trained heads read its vectors
         results, stale, changes, attacks, poison, learned_first = [], 0, 0, 0, 0, 0
         for case in cases:
-            first, memories = play(case, embedder, not args.rules_only, extractor)
+            first, memories = play(case, embedder, not args.rules_only, extractor, multilingual)
             r = score_case(case, [m.to_json() for m in memories])
             results.append(r)
             if case["kind"] in ("update", "contradiction") and old_left_active(case, first):

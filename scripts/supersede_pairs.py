@@ -42,7 +42,7 @@ def _fold_fit(x, y, c: float) -> LogisticRegression:
     return LogisticRegression(C=c, max_iter=400, class_weight="balanced", solver="lbfgs", tol=1e-4).fit(x, y)
 
 
-def _fold_models(arrays: dict, fit: Callable, pos) -> list[TrainedExtractor]:
+def _fold_models(arrays: dict, fit: Callable, pos, encoder) -> list[TrainedExtractor]:
     """Per fold, the shipped arrays with change and slot heads fitted without that fold's cases."""
     groups, x, change, slot = pos
     folds = np.array([_fold(g) for g in groups])
@@ -55,7 +55,7 @@ def _fold_models(arrays: dict, fit: Callable, pos) -> list[TrainedExtractor]:
             fold_arrays[f"{head}_coef"] = m.coef_.astype(np.float32)
             fold_arrays[f"{head}_intercept"] = m.intercept_.astype(np.float32)
             fold_arrays[f"{head}_classes"] = np.array([str(v) for v in m.classes_])
-        models.append(TrainedExtractor.from_arrays(fold_arrays))
+        models.append(TrainedExtractor.from_arrays(fold_arrays, encoder))
     return models
 
 
@@ -80,9 +80,9 @@ def _matrix(rows: list[dict[int, float]], width: int) -> sparse.csr_matrix:
     return sparse.csr_matrix((np.array(data), np.array(cols, dtype=np.int64), indptr), shape=(len(rows), width))
 
 
-def pairs(cases: list[dict], arrays: dict, fit: Callable, pos) -> tuple[list[list[float]], list[int]]:
-    """Feature rows and labels of every training pair."""
-    models = _fold_models(arrays, fit, pos)
+def pairs(cases: list[dict], arrays: dict, fit: Callable, pos, encoder=None) -> tuple[list[list[float]], list[int]]:
+    """Feature rows and labels of every training pair (heads reading sentence vectors from `encoder`)."""
+    models = _fold_models(arrays, fit, pos, encoder)
     olds: list[tuple[str, Side]] = []   # (case id, side) of every fact stated at step 1
     news: list[tuple[dict, dict, Side, Side]] = []  # (case, memory, its side, message side): later or single facts
     for case in cases:
@@ -140,9 +140,9 @@ def pairs(cases: list[dict], arrays: dict, fit: Callable, pos) -> tuple[list[lis
     return x, y
 
 
-def supersede_arrays(cases: list[dict], arrays: dict, fit: Callable, pos) -> dict[str, np.ndarray]:
+def supersede_arrays(cases: list[dict], arrays: dict, fit: Callable, pos, encoder=None) -> dict[str, np.ndarray]:
     """The pair model's weights, to ship beside the heads."""
-    x, y = pairs(cases, arrays, fit, pos)
+    x, y = pairs(cases, arrays, fit, pos, encoder)
     model = LogisticRegression(C=C, max_iter=5000, class_weight="balanced", solver="lbfgs", tol=1e-8)
     model.fit(np.asarray(x), np.asarray(y))
     print(f"supersede pairs: {sum(y)} replace, {len(y) - sum(y)} stand; features {len(PAIR_FEATURES)}")

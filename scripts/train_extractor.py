@@ -8,7 +8,9 @@
 Only `corpus/train.jsonl` (and the train-only `corpus/train_extra.jsonl`) is read: the frozen test split
 tunes nothing. Every clause of every user
 message is a row: worth keeping when it carries a quoted memory (`evidence`), with that memory's
-category, polarity and change; whole messages are rows for the attack head. The supersede pair model
+category, polarity and change; whole messages are rows for the attack head. The clause heads read the
+clause's and its message's sentence vectors (models/multilingual.py, one thread, so the same numbers
+on every run) beside the n-grams. The supersede pair model
 (memory/learn/supersede.py) is trained last, from pairs built by scripts/supersede_pairs.py. Character n-grams serve
 English and Chinese alike. Training is deterministic: the same corpus gives the same arrays.
 """
@@ -21,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from scipy import sparse
 from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import StratifiedKFold
@@ -29,7 +32,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "scripts")]
 
 from memory.learn.clauses import covers, split_clauses  # noqa: E402
-from memory.learn.features import VECTORIZER_OPTIONS, clause_feature_text  # noqa: E402
+from memory.learn.classifier import TrainedExtractor  # noqa: E402
+from memory.learn.features import VECTORIZER_OPTIONS, clause_feature_text, normalize, vector_columns  # noqa: E402
+from models.multilingual import MULTILINGUAL_DIM, MultilingualEmbedder  # noqa: E402
 from supersede_pairs import supersede_arrays  # noqa: E402
 
 TRAIN = ROOT / "corpus" / "train.jsonl"
@@ -84,6 +89,7 @@ class ClauseRow:
     change: int = 0
     slot: str = "other"
     group: str = ""
+    message: str = ""
 
 
 def load_cases(path: Path) -> list[dict]:
@@ -107,11 +113,11 @@ def clause_rows(cases: list[dict]) -> list[ClauseRow]:
                 hit = next((m for span, m in spans if covers(clause, span)), None)
                 text = clause_feature_text(clauses, k)
                 if hit is None or case["kind"] == "poison":
-                    rows.append(ClauseRow(text, 0, group=case["id"]))
+                    rows.append(ClauseRow(text, 0, group=case["id"], message=normalize(user)))
                 else:
                     rows.append(ClauseRow(text, 1, hit["category"], hit.get("polarity") or "neutral",
                                           int(bool(hit.get("change"))), slot_of(hit["category"], hit.get("topic", "")),
-                                          case["id"]))
+                                          case["id"], normalize(user)))
     return rows
 
 
@@ -125,18 +131,38 @@ def message_rows(cases: list[dict]) -> tuple[list[str], list[int]]:
     return texts, labels
 
 
+class CachedEncoder:
+    """The multilingual embedder on one thread, each text embedded once (training reads texts often)."""
+
+    dim = MULTILINGUAL_DIM
+
+    def __init__(self) -> None:
+        self._embedder = MultilingualEmbedder(threads=1)
+        self.model_id = self._embedder.model_id
+        self._cache: dict[str, list[float]] = {}
+
+    def embed(self, texts) -> list[list[float]]:
+        missing = list(dict.fromkeys(t for t in texts if t not in self._cache))
+        for start in range(0, len(missing), 256):
+            batch = missing[start:start + 256]
+            self._cache.update(zip(batch, self._embedder.embed(batch)))
+        return [self._cache[t] for t in texts]
+
+
 def _fit_head(x, y, c: float) -> LogisticRegression:
     model = LogisticRegression(C=c, max_iter=5000, class_weight="balanced", solver="lbfgs", tol=1e-6)
     return model.fit(x, y)
 
 
-def train(cases: list[dict]) -> dict[str, np.ndarray]:
-    """Fit the vectorizer and the five heads; return the arrays to ship."""
+def train(cases: list[dict], encoder: CachedEncoder) -> dict[str, np.ndarray]:
+    """Fit the vectorizer and the six heads and the pair model; return the arrays to ship."""
     rows = clause_rows(cases)
     msgs, attack = message_rows(cases)
     vectorizer = TfidfVectorizer(**VECTORIZER_OPTIONS)
     vectorizer.fit([r.text for r in rows] + msgs)
-    x = vectorizer.transform([r.text for r in rows])
+    dense = vector_columns(np.asarray(encoder.embed([r.text for r in rows])),
+                           np.asarray(encoder.embed([r.message for r in rows])))
+    x = sparse.hstack([vectorizer.transform([r.text for r in rows]), sparse.csr_matrix(dense)]).tocsr()
     pos = np.array([r.worth == 1 for r in rows])
     labels = {
         "worth": (x, np.array([r.worth for r in rows])),
@@ -147,14 +173,15 @@ def train(cases: list[dict]) -> dict[str, np.ndarray]:
         "attack": (vectorizer.transform(msgs), np.array(attack)),
     }
     vocab = sorted(vectorizer.vocabulary_, key=vectorizer.vocabulary_.get)
-    out: dict[str, np.ndarray] = {"vocabulary": np.array(vocab), "idf": vectorizer.idf_.astype(np.float32)}
+    out: dict[str, np.ndarray] = {"vocabulary": np.array(vocab), "idf": vectorizer.idf_.astype(np.float32),
+                                  "vector_dim": np.array([encoder.dim])}
     for head in HEADS:
         hx, hy = labels[head]
         model = _fit_head(hx, hy, C_VALUES[head])
         out[f"{head}_coef"] = model.coef_.astype(np.float32)
         out[f"{head}_intercept"] = model.intercept_.astype(np.float32)
         out[f"{head}_classes"] = np.array([str(c) for c in model.classes_])
-    out.update(supersede_arrays(cases, out, lambda x, y, c: _fit_head(x, y, c), pos_rows(rows, x)))
+    out.update(supersede_arrays(cases, out, lambda x, y, c: _fit_head(x, y, c), pos_rows(rows, x), encoder))
     return out
 
 
@@ -165,7 +192,7 @@ def pos_rows(rows: list[ClauseRow], x):
             np.array([rows[i].slot for i in keep]))
 
 
-def cross_validate(cases: list[dict], folds: int) -> None:
+def cross_validate(cases: list[dict], folds: int, encoder: CachedEncoder) -> None:
     """Grouped-by-case cross-validation on the train split: precision/recall of worth and attack."""
     ids = sorted({c["id"] for c in cases})
     strata = {c["id"]: f"{c['lang']}:{c['kind']}" for c in cases}
@@ -173,12 +200,11 @@ def cross_validate(cases: list[dict], folds: int) -> None:
     tp = fp = fn = atp = afp = afn = cat_ok = cat_n = 0
     for tr, te in splitter.split(ids, [strata[i] for i in ids]):
         train_ids = {ids[i] for i in tr}
-        weights = train([c for c in cases if c["id"] in train_ids])
-        from memory.learn.classifier import TrainedExtractor
-        model = TrainedExtractor.from_arrays(weights)
+        weights = train([c for c in cases if c["id"] in train_ids], encoder)
+        model = TrainedExtractor.from_arrays(weights, encoder)
         held = [c for c in cases if c["id"] not in train_ids]
         rows = clause_rows(held)
-        for row, score in zip(rows, model.score_texts([r.text for r in rows])):
+        for row, score in zip(rows, model.score_texts([r.text for r in rows], messages=[r.message for r in rows])):
             kept = score.worth >= model.worth_threshold
             tp += kept and row.worth
             fp += kept and not row.worth
@@ -206,10 +232,11 @@ def main() -> int:
     cases = load_cases(Path(args.train))
     if Path(args.train) == TRAIN and TRAIN_EXTRA.exists():
         cases += load_cases(TRAIN_EXTRA)
+    encoder = CachedEncoder()
     if args.cv:
-        cross_validate(cases, args.cv)
+        cross_validate(cases, args.cv, encoder)
         return 0
-    weights = train(cases)
+    weights = train(cases, encoder)
     np.savez_compressed(args.out, **weights)
     print(f"wrote {args.out}: {len(weights['vocabulary'])} features, {len(cases)} cases")
     return 0

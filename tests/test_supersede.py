@@ -34,3 +34,25 @@ def test_an_unrelated_new_fact_leaves_the_old_one_standing(cli, before, after, k
     cli.json("memory", "extract", before, "--json", today="2026-09-01")
     cli.json("memory", "extract", after, "--json", today="2026-11-20")
     assert any(kept_word in m["content"] for m in _active(cli, "2026-11-20"))
+
+
+def test_the_cheap_gate_agrees_with_the_pair_rows_it_skips():
+    from memory.learn.classifier import shipped_extractor
+    from memory.learn.supersede import _cosines, pair_features, related, row_dicts, shares_something, side
+
+    model = shipped_extractor()
+    texts = ["I'm a barista at a little cafe downtown", "quit the cafe gig, paralegal now", "我在老家的县医院当护士",
+             "辞职了 现在在上海做医药代表", "my sister adopted a beagle", "I love hiking in the Alps", "原神退坑了",
+             "周末窝在家里打原神", "call me Bex from now on", "喜欢吃火锅"]
+    rows, scores = row_dicts(model.features(texts)), model.score_texts(texts)
+    sides = [side(r, t, s.change, s.slot, s.slot_p, s.category) for r, t, s in zip(rows, texts, scores)]
+    cos = _cosines(sides, sides, model.width)
+    verdicts = []
+    for i, old in enumerate(sides):
+        for j, new in enumerate(sides):
+            msg = sides[(j + 1) % len(sides)]
+            k = (j + 1) % len(sides)
+            full = related(pair_features(old, new, msg, (float(cos[i, j]), float(cos[i, k]))))
+            assert shares_something(old, new, msg, max(float(cos[i, j]), float(cos[i, k]))) == full, (texts[i], texts[j])
+            verdicts.append(full)
+    assert any(verdicts) and not all(verdicts)

@@ -105,3 +105,21 @@ def test_a_change_in_new_words_replaces_the_old_memory_and_says_since_when(cli):
     assert any("law firm" in m["content"] for m in active), active
     old = [m for m in cli.json("memory", "list", "--status", "superseded", "--json") if "barista" in m["content"]]
     assert old and old[0]["superseded_by"]
+
+
+def test_the_heads_read_the_stores_multilingual_vectors(companion_env):
+    from app.companion import Companion
+    from app.clock import Clock
+
+    c = Companion(companion_env, Clock.parse("2026-11-02"))
+    try:
+        model = c.pipeline(use_model=False).trained
+        assert model is not None and model.encoder is c.store.multilingual and model.vector_dim == 512
+        blind = model.with_encoder(None)
+        text = "新养了一只橘猫，叫芒果"
+        seeing, reading = model.score_message(text)[0], blind.score_message(text)[0]
+        assert seeing.worth != reading.worth  # the vector part of the score is there, not zero
+        assert seeing.worth >= model.worth_threshold and seeing.category == "relationship"
+        assert len(model.sentence_vectors([f"line {i}" for i in range(600)])) == 600  # more than it remembers
+    finally:
+        c.close()

@@ -4,9 +4,16 @@ Heads: is a clause worth remembering, which category, which polarity, does it st
 ("no longer", "switched to", 离婚, 调到), and is a whole message an instruction aimed at the
 companion. The weights are built by `scripts/train_extractor.py` from the corpus's train split and
 shipped as `extractor.npz`; scoring needs scikit-learn's analyzer only, not a fitted estimator.
+
+The clause heads also read sentence vectors (the store's multilingual embedder, which reads Chinese
+and English alike): the clause's own and, at half weight, its whole message's. N-grams see the words;
+the vectors see what the words mean, so a phrasing the corpus never had still lands near its kind.
+An extractor with no encoder bound (`with_encoder`) reads n-grams only: the vector part of each
+score is then zero, which the heads were not trained for, so the app and the evaluation bind one.
 """
 from __future__ import annotations
 
+import copy
 import math
 from collections import Counter
 from dataclasses import dataclass
@@ -18,10 +25,13 @@ import numpy as np
 from scipy import sparse
 
 from memory.learn.clauses import Clause, split_clauses
-from memory.learn.features import VECTORIZER_OPTIONS, clause_feature_text, normalize
+from memory.learn.features import VECTORIZER_OPTIONS, clause_feature_text, normalize, vector_columns
+from memory.protocols import Embedder
 
 WEIGHTS = Path(__file__).with_name("extractor.npz")
 HEADS = ("worth", "category", "polarity", "change", "slot", "attack")
+CLAUSE_HEADS = HEADS[:-1]
+_VECTOR_CACHE_SIZE = 512
 WORTH_THRESHOLD = 0.5
 ATTACK_THRESHOLD = 0.5
 
@@ -48,9 +58,13 @@ class _Head:
     intercept: np.ndarray
     classes: tuple[str, ...]
 
-    def probabilities(self, x: sparse.csr_matrix) -> np.ndarray:
-        """Class probabilities for rows of dense features."""
-        z = np.asarray(x @ self.coef_t) + self.intercept
+    def probabilities(self, x: sparse.csr_matrix, dense: np.ndarray | None = None) -> np.ndarray:
+        """Class probabilities for rows of n-gram features, with their sentence-vector columns (`dense`)
+        when the head was trained with them."""
+        width = x.shape[1]
+        z = np.asarray(x @ self.coef_t[:width]) + self.intercept
+        if dense is not None and self.coef_t.shape[0] > width:
+            z = z + dense @ self.coef_t[width:]
         if len(self.classes) == 2:
             p = 1.0 / (1.0 + np.exp(-z[:, 0]))
             return np.stack([1.0 - p, p], axis=1)
@@ -65,7 +79,11 @@ class TrainedExtractor:
     worth_threshold = WORTH_THRESHOLD
     attack_threshold = ATTACK_THRESHOLD
 
-    def __init__(self, arrays: Mapping[str, np.ndarray]) -> None:
+    def __init__(self, arrays: Mapping[str, np.ndarray], encoder: Embedder | None = None) -> None:
+        self.encoder = encoder
+        # The width of the sentence vectors the clause heads were trained with (0: n-grams only).
+        self.vector_dim = int(np.asarray(arrays["vector_dim"]).ravel()[0]) if "vector_dim" in arrays else 0
+        self._vectors: dict[str, np.ndarray] = {}
         vocab = [str(v) for v in arrays["vocabulary"]]
         self._index = {gram: i for i, gram in enumerate(vocab)}
         self._idf = np.asarray(arrays["idf"], dtype=np.float32)
@@ -81,9 +99,54 @@ class TrainedExtractor:
                                   if "supersede_coef" in arrays else None)
 
     @classmethod
-    def from_arrays(cls, arrays: Mapping[str, np.ndarray]) -> TrainedExtractor:
+    def from_arrays(cls, arrays: Mapping[str, np.ndarray], encoder: Embedder | None = None) -> TrainedExtractor:
         """A model from arrays in memory (training and cross-validation)."""
-        return cls(arrays)
+        return cls(arrays, encoder)
+
+    def with_encoder(self, encoder: Embedder | None) -> TrainedExtractor:
+        """The same weights reading sentence vectors from `encoder` (a shallow copy; arrays are shared)."""
+        if encoder is self.encoder:
+            return self
+        bound = copy.copy(self)
+        bound.encoder = encoder
+        bound._vectors = {}
+        return bound
+
+    def sentence_vectors(self, texts: list[str]) -> np.ndarray:
+        """One row per text from the bound encoder (zeros without one or when the heads use none);
+        the last few hundred texts are remembered, since a turn reads its message more than once."""
+        out = np.zeros((len(texts), self.vector_dim), dtype=np.float32)
+        if self.encoder is None or not self.vector_dim or not texts:
+            return out
+        missing = list(dict.fromkeys(t for t in texts if t not in self._vectors))
+        if missing:
+            if len(self._vectors) + len(missing) > _VECTOR_CACHE_SIZE:
+                self._vectors.clear()
+            for t, v in zip(missing, self.encoder.embed(missing)):
+                self._vectors[t] = np.asarray(v, dtype=np.float32)
+        for i, t in enumerate(texts):
+            vector = self._vectors.get(t)
+            if vector is None:  # more new texts than the cache holds: embed the rest directly
+                vector = np.asarray(self.encoder.embed([t])[0], dtype=np.float32)
+            out[i] = vector
+        return out
+
+    def prefetch(self, texts: list[str]) -> None:
+        """Embed in one batch the texts about to be scored (a call costs more than a text in it)."""
+        if self.encoder is not None and self.vector_dim:
+            self.sentence_vectors([t for t in dict.fromkeys(texts) if t not in self._vectors])
+
+    def message_texts(self, text: str) -> list[str]:
+        """The texts `score_message` embeds: each clause's and the whole message's."""
+        clauses = split_clauses(text)
+        return [clause_feature_text(clauses, k) for k in range(len(clauses))] + [normalize(text)]
+
+    def clause_vectors(self, texts: list[str], messages: list[str]) -> np.ndarray | None:
+        """The sentence-vector columns of clause rows: the clause's vector, then its message's."""
+        if not self.vector_dim:
+            return None
+        both = self.sentence_vectors(texts + messages)
+        return vector_columns(both[:len(texts)], both[len(texts):])
 
     def features(self, texts: list[str]) -> sparse.csr_matrix:
         """Sublinear TF-IDF rows, L2-normalised: what scikit-learn's TfidfVectorizer computes."""
@@ -100,16 +163,19 @@ class TrainedExtractor:
         return sparse.csr_matrix((np.array(data, dtype=np.float32), np.array(cols, dtype=np.int64), indptr),
                                  shape=(len(texts), len(self._idf)))
 
-    def score_texts(self, texts: list[str], clauses: list[Clause] | None = None) -> list[ClauseScore]:
-        """Every head on each clause text."""
+    def score_texts(self, texts: list[str], clauses: list[Clause] | None = None,
+                    messages: list[str] | None = None) -> list[ClauseScore]:
+        """Every head on each clause text; `messages` are the messages they come from (each text is its
+        own message when not given: a rule's quote, a stored memory)."""
         if not texts:
             return []
         x = self.features(texts)
-        worth = self._heads["worth"].probabilities(x)[:, 1]
-        cat = self._heads["category"].probabilities(x)
-        pol = self._heads["polarity"].probabilities(x)
-        change = self._heads["change"].probabilities(x)[:, 1]
-        slot = self._heads["slot"].probabilities(x)
+        dense = self.clause_vectors(texts, messages or texts)
+        worth = self._heads["worth"].probabilities(x, dense)[:, 1]
+        cat = self._heads["category"].probabilities(x, dense)
+        pol = self._heads["polarity"].probabilities(x, dense)
+        change = self._heads["change"].probabilities(x, dense)[:, 1]
+        slot = self._heads["slot"].probabilities(x, dense)
         cats, pols, slots = (self._heads[h].classes for h in ("category", "polarity", "slot"))
         out = []
         for i, text in enumerate(texts):
@@ -121,7 +187,9 @@ class TrainedExtractor:
     def score_message(self, text: str) -> list[ClauseScore]:
         """Every clause of a message, scored."""
         clauses = split_clauses(text)
-        return self.score_texts([clause_feature_text(clauses, k) for k in range(len(clauses))], clauses)
+        message = normalize(text)
+        return self.score_texts([clause_feature_text(clauses, k) for k in range(len(clauses))], clauses,
+                                [message] * len(clauses))
 
     @property
     def width(self) -> int:

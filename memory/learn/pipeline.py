@@ -93,6 +93,7 @@ class MemoryPipeline:
             return result
         candidates = extract_candidates(user_text, assistant_text, today)
         if self.trained is not None:
+            self.trained.prefetch(self.trained.message_texts(user_text) + [c.quote or c.content for c in candidates])
             candidates = _with_change(self.trained, candidates, user_text)
             # A rule candidate the validators turn down does not silence the classifier on its clause.
             standing, _ = validate(candidates, user_text, assistant_text, today,
@@ -108,16 +109,23 @@ class MemoryPipeline:
                                       self.thresholds.min_confidence, self.thresholds.min_importance)
         result.rejected.extend(rejected)
         kept = _dedupe(accepted)
+        if self.trained is not None:  # what reconciliation will score, in one batch
+            self.trained.prefetch([c.quote or c.content for c in kept])
         vectors = self.store.embedder.embed([c.content for c in kept]) if kept else []  # one batch, not one call each
+        # The active memories, read once for the message; what its own candidates retire drops out as they go.
+        active = self.store.list(status="active") if kept and self.replacements is not None else None
         for cand, vector in zip(kept, vectors):
-            self._reconcile(cand, vector, today, session_id, message_id, dry_run, result)
+            retired = self._reconcile(cand, vector, today, session_id, message_id, dry_run, result, active)
+            if active is not None and retired:
+                active = [m for m in active if m.id not in retired]
         return result
 
     @property
     def trained(self) -> TrainedExtractor | None:
-        """The trained extractor, loaded on first use (commands that never extract do not pay for it)."""
-        if self.use_trained and self._extractor is None:
-            self._extractor = shipped_extractor()
+        """The trained extractor, loaded on first use (commands that never extract do not pay for it),
+        reading sentence vectors from the store's multilingual embedder."""
+        if self.use_trained and (self._extractor is None or self._extractor.encoder is None):
+            self._extractor = (self._extractor or shipped_extractor()).with_encoder(self.store.multilingual)
         return self._extractor if self.use_trained else None
 
     @property
@@ -149,19 +157,22 @@ class MemoryPipeline:
             return []
 
     def _reconcile(self, cand: Candidate, vector: list[float], today: date, session_id: str | None,
-                   message_id: str | None, dry_run: bool, result: ExtractionResult) -> None:
+                   message_id: str | None, dry_run: bool, result: ExtractionResult,
+                   active: list[Memory] | None = None) -> set[str]:
+        """Decide and (unless dry_run) apply one candidate; the ids of the memories it retires."""
         fresh = frozenset(w.memory.id for w in result.written)
-        decision = reconcile.decide(self.store, cand, today, vector, fresh, self.replacements)
+        decision = reconcile.decide(self.store, cand, today, vector, fresh, self.replacements, active)
         if decision.action == "rejected":
             result.rejected.append(Rejection(cand.content, decision.reason))
-            return
+            return set()
         decision.memory.session_id, decision.memory.message_id = session_id, message_id
         if dry_run:
             result.written.append(Written(decision.memory, decision.action, cand.origin))
-            return
+            return set()
         why = f"{cand.source} ({cand.origin})"
         memory = reconcile.apply(self.store, decision, vector, why)
         result.written.append(Written(memory, decision.action, cand.origin))
+        return {m.id for m in decision.replaces} if decision.action == "superseded" else set()
 
 
 def _with_change(model: TrainedExtractor, candidates: list[Candidate], text: str) -> list[Candidate]:

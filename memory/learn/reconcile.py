@@ -33,21 +33,23 @@ class Decision:
 
 
 def decide(store: MemoryStore, cand: Candidate, today: date, vector: list[float],
-           fresh: frozenset[str] = frozenset(), replacements: Replacements | None = None) -> Decision:
+           fresh: frozenset[str] = frozenset(), replacements: Replacements | None = None,
+           active: list[Memory] | None = None) -> Decision:
     """Compare a candidate with the active memories and decide, without writing anything.
 
     `fresh` are the memories written from the same message: a message never replaces what it just said
     by a looser match than the exact topic key. With `replacements` (the trained pair model), what a
     candidate replaces beyond its exact topic key is the model's call; without it (rules only), the
-    slot, shared-word and nearby-meaning checks below decide."""
+    slot, shared-word and nearby-meaning checks below decide. `active`: the active memories, when the
+    caller read them once for a whole message (else they are read here)."""
     new = _memory_from(cand, today)
-    duplicate = _near_duplicate(store, cand, vector)
+    duplicate = _near_duplicate(store, cand, vector, active)
     if duplicate is not None:
         return Decision("reinforced", duplicate, [])
     same_topic = [m for m in store.by_topic(cand.topic) if m.category == cand.category] if cand.topic else []
     change_only = cand.origin.startswith(CHANGE_ONLY)
     if not same_topic and replacements is not None and replacements.available:
-        stored = [m for m in store.list(status="active") if m.id not in fresh]
+        stored = [m for m in (store.list(status="active") if active is None else active) if m.id not in fresh]
         same_topic = replacements.replaced(cand, stored, CHANGE_ONLY_PROBABILITY if change_only else None)
     elif not same_topic:
         same_topic = [m for m in _replaced_by_checks(store, cand, vector) if m.id not in fresh]
@@ -150,7 +152,8 @@ def _same_slot(store: MemoryStore, cand: Candidate) -> list[Memory]:
     return [m for m, s in zip(others, scores) if s.slot in want and s.slot_p >= SLOT_CONFIDENCE]
 
 
-def _near_duplicate(store: MemoryStore, cand: Candidate, vector: list[float]) -> Memory | None:
+def _near_duplicate(store: MemoryStore, cand: Candidate, vector: list[float],
+                    active: list[Memory] | None = None) -> Memory | None:
     with store.db.lock:
         near = vectors.knn(store.db.conn, vector, 5)
     found = store.by_rids([rid for rid, cos in near if cos >= DUPLICATE_COSINE])
@@ -159,7 +162,8 @@ def _near_duplicate(store: MemoryStore, cand: Candidate, vector: list[float]) ->
         same_polarity = has_negation(m.content) == has_negation(cand.content)
         if m.status == "active" and m.category == cand.category and same_event and same_polarity:
             return m
-    exact = [m for m in store.list(category=cand.category) if m.content.casefold() == cand.content.casefold()]
+    pool = store.list(category=cand.category) if active is None else [m for m in active if m.category == cand.category]
+    exact = [m for m in pool if m.content.casefold() == cand.content.casefold()]
     return exact[0] if exact else None
 
 

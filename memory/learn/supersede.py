@@ -114,6 +114,17 @@ def related(row: list[float]) -> bool:
             or row[_AT["bigram_jaccard"]] >= RELATED_JACCARD)
 
 
+def shares_something(old: Side, new: Side, message: Side, cosine: float) -> bool:
+    """`related(pair_features(old, new, message))`, without building the row: the cheap tests first."""
+    if cosine >= RELATED_COSINE or (old.words & new.words) or (old.words & message.words):
+        return True
+    if old.slot != "other" and old.slot == new.slot and min(old.slot_p, new.slot_p) >= 0.4:
+        return True
+    common = len(old.bigrams & message.bigrams)
+    union = len(old.bigrams) + len(message.bigrams) - common
+    return bool(union) and common / union >= RELATED_JACCARD
+
+
 def side(row: dict[int, float], text: str, change: float, slot: str, slot_p: float, category: str) -> Side:
     """A Side from a text and the heads' readings of it."""
     return Side(row, frozenset(topic_words(text)), bigrams(text), has_negation(text), change, slot, slot_p, category,
@@ -184,10 +195,13 @@ class Replacements:
         message = self._message_side(cand.context) if cand.context else new
         olds = self._stored_sides(stored)
         cosines = _cosines(olds, [new, message], self.extractor.width)
-        rows = [pair_features(old, new, message, (float(c[0]), float(c[1]))) for old, c in zip(olds, cosines)]
+        # A change replaces what it is about: a pair that shares no slot, word or n-gram is never one, so
+        # only the pairs that pass that gate get a feature row (most of a large memory does not).
+        near = [i for i, (old, c) in enumerate(zip(olds, cosines)) if shares_something(old, new, message, max(c))]
+        rows = [pair_features(olds[i], new, message, (float(cosines[i][0]), float(cosines[i][1]))) for i in near]
         p = self.model.probability(rows)
-        # A change replaces what it is about: a pair that shares no slot, word or n-gram is never one.
-        return [(m, float(q) if related(row) else 0.0) for m, q, row in zip(stored, p, rows)]
+        chance = dict(zip(near, (float(q) for q in p)))
+        return [(m, chance.get(i, 0.0)) for i, m in enumerate(stored)]
 
     def replaced(self, cand: Candidate, stored: list[Memory], threshold: float | None = None) -> list[Memory]:
         """The (at most two) stored memories the candidate most likely replaces, above the threshold.
