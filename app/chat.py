@@ -7,6 +7,7 @@ from datetime import date
 from typing import Callable, Iterator
 
 from app.companion import Companion
+from app.persona_language import conversation_language, ui_language
 from assets import system_prompt
 from memory import Memory, Message, clean
 from memory.learn import ExtractionResult
@@ -61,10 +62,16 @@ class ChatService:
             held = self._prefix = build_prefix(self.c.store, today, budget, count)
         return held
 
-    def fixed_prompt(self) -> str:
-        """The persona and rules: from assets and settings only, never from chat."""
+    def fixed_prompt(self, language: str = "en") -> str:
+        """The persona and rules in 'en' or 'zh': from assets and settings only, never from chat."""
         s = self.c.settings
-        return system_prompt(s.persona, s.companion_name)
+        return system_prompt(s.persona, s.companion_name, language)
+
+    def persona_language(self, history: list[Message], text: str) -> str:
+        """The conversation's persona language ('en'/'zh'): chosen per session, not per message
+        (app/persona_language.py says why); a session with no words yet takes the UI language."""
+        said = [m.content for m in history if m.role == "user"] + [text]
+        return conversation_language(said, ui_language(self.c.settings.language))
 
     def prepare(self, session_id: str | None, text: str) -> PreparedTurn:
         """Save the user's message, choose memories, and build the model's messages within the context."""
@@ -78,11 +85,11 @@ class ChatService:
         history = t.messages(session_id)
         previous_reply = next((m.content for m in reversed(history) if m.role == "assistant"), None)
         previous_user = next((m.content for m in reversed(history) if m.role == "user"), None)
+        fixed = self.fixed_prompt(self.persona_language(history, text))
         user_message = t.add_message(session_id, "user", text)
         model = self.c.chat_model()
         today = self.c.clock.today()
         free = model.n_ctx - self.c.settings.max_reply_tokens - _REPLY_MARGIN
-        fixed = self.fixed_prompt()
         budget = min(self.c.settings.memory_budget_tokens, max(0, free // 4))
         tail_budget = min(_TAIL_TOKENS, budget // 4)
         memories, prefix, tail = [], "", ""
