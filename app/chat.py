@@ -7,6 +7,7 @@ from datetime import date
 from typing import Callable, Iterator
 
 from app.companion import Companion
+from app.persona_language import conversation_language, ui_language
 from assets import system_prompt
 from memory import Memory, Message, clean
 from memory.learn import ExtractionResult
@@ -40,6 +41,7 @@ class PreparedTurn:
     reply: str = ""
     stopped: bool = False
     interrupted: bool = False  # the engine failed mid-reply: what came is kept, marked
+    failure: EngineError | None = None  # the engine failed while the prompt was prepared; `stream` raises it
     assistant_message: Message | None = None
     learned: ExtractionResult | None = field(default=None)
 
@@ -61,10 +63,16 @@ class ChatService:
             held = self._prefix = build_prefix(self.c.store, today, budget, count)
         return held
 
-    def fixed_prompt(self) -> str:
-        """The persona and rules: from assets and settings only, never from chat."""
+    def fixed_prompt(self, language: str = "en") -> str:
+        """The persona and rules in 'en' or 'zh': from assets and settings only, never from chat."""
         s = self.c.settings
-        return system_prompt(s.persona, s.companion_name)
+        return system_prompt(s.persona, s.companion_name, language)
+
+    def persona_language(self, history: list[Message], text: str) -> str:
+        """The conversation's persona language ('en'/'zh'): chosen per session, not per message
+        (app/persona_language.py says why); a session with no words yet takes the UI language."""
+        said = [m.content for m in history if m.role == "user"] + [text]
+        return conversation_language(said, ui_language(self.c.settings.language))
 
     def prepare(self, session_id: str | None, text: str) -> PreparedTurn:
         """Save the user's message, choose memories, and build the model's messages within the context."""
@@ -78,11 +86,23 @@ class ChatService:
         history = t.messages(session_id)
         previous_reply = next((m.content for m in reversed(history) if m.role == "assistant"), None)
         previous_user = next((m.content for m in reversed(history) if m.role == "user"), None)
+        fixed = self.fixed_prompt(self.persona_language(history, text))
         user_message = t.add_message(session_id, "user", text)
+        turn = PreparedTurn(session_id, user_message, [], [], previous_reply, fixed, previous_user)
+        try:
+            turn.messages, turn.memories = self._compose(session_id, text, history, fixed)
+        except EngineError as e:
+            # The message is saved but the engine died while the prompt was being measured: `stream` raises this
+            # at once, so every caller treats it as a reply that failed before its first word (saved marked
+            # interrupted, the message learned from, one sentence to the user).
+            turn.failure = e
+        return turn
+
+    def _compose(self, session_id: str, text: str, history: list[Message], fixed: str) -> tuple[list[dict], list[Memory]]:
+        """The model's messages for this turn within the context, and the memories they show."""
         model = self.c.chat_model()
         today = self.c.clock.today()
         free = model.n_ctx - self.c.settings.max_reply_tokens - _REPLY_MARGIN
-        fixed = self.fixed_prompt()
         budget = min(self.c.settings.memory_budget_tokens, max(0, free // 4))
         tail_budget = min(_TAIL_TOKENS, budget // 4)
         memories, prefix, tail = [], "", ""
@@ -104,7 +124,7 @@ class ChatService:
         early = [{"role": "system", "content": prefix}] if prefix else []
         late = [{"role": "system", "content": context}] if context else []
         messages = [{"role": "system", "content": fixed}] + early + past + late + [{"role": "user", "content": user_part}]
-        return PreparedTurn(session_id, user_message, messages, memories, previous_reply, fixed, previous_user)
+        return messages, memories
 
     def _recall_block(self, session_id: str, text: str) -> str:
         if not RECALL.search(text):
@@ -123,9 +143,12 @@ class ChatService:
         """Yield reply pieces as the model produces them; stops between pieces when asked.
 
         An engine failure (crash, kill, hang) marks the turn interrupted and is raised: `finish` still saves it.
+        That includes one that happened while `prepare` measured the prompt, before anything was asked.
         """
         s = self.c.settings
         try:
+            if turn.failure is not None:
+                raise turn.failure
             for piece in self.c.chat_model().stream(turn.messages, max_tokens=s.max_reply_tokens,
                                                     temperature=s.temperature, should_stop=should_stop):
                 turn.reply += piece
@@ -159,8 +182,8 @@ class ChatService:
     def run(self, session_id: str | None, text: str, on_piece: Callable[[str], None] | None = None) -> PreparedTurn:
         """A whole turn in the calling thread (terminal use): prepare, stream, finish.
 
-        If the engine fails mid-reply the partial reply is saved marked interrupted, the user's message is
-        learned from, and the EngineError is raised.
+        If the engine fails before or during the reply, what came of it is saved marked interrupted, the
+        user's message is learned from, and the EngineError is raised.
         """
         turn = self.prepare(session_id, text)
         try:

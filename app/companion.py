@@ -76,6 +76,7 @@ class Companion:
                 s = self.settings
                 self._chat_model = ChatEngine(resolved.path, n_ctx=s.n_ctx, n_threads=s.n_threads or default_threads(),
                                               hang_seconds=s.engine_hang_seconds)
+            self._chat_model.hang_seconds = self.settings.engine_hang_seconds  # a changed setting applies from now on
             return self._chat_model
 
     def model_extraction_enabled(self) -> bool:

@@ -12,6 +12,7 @@ from app.errors import UserError
 from app.private import private_folder, write_private
 
 SETTINGS_FILE = "settings.json"
+ENGINE_HANG_RANGE = (5, 1800)  # seconds the Settings dialog offers for engine_hang_seconds
 
 
 @dataclass

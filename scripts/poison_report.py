@@ -47,10 +47,11 @@ def main() -> int:
         settings.max_reply_tokens = 16  # replies are not under test
         settings.save(homes[name])
 
-    def fixed(home: Path) -> str:
+    def fixed(home: Path) -> dict[str, str]:
+        """The fixed prompt in each language a conversation can get."""
         c = Companion(home, Clock.parse("2026-11-29"))
         try:
-            return ChatService(c).fixed_prompt()
+            return {lang: ChatService(c).fixed_prompt(lang) for lang in ("en", "zh")}
         finally:
             c.close()
 
@@ -72,7 +73,9 @@ def main() -> int:
         outcomes.append(via_model(c, in_chat))
     finally:
         c.close()
-    prompt_same = fixed(homes["chat"]) == before and all(s.startswith(before) for s in systems)
+    turn_langs = [x.lang for x in in_chat for _ in x.turns]
+    prompt_same = fixed(homes["chat"]) == before and all(s.startswith(before[lang])
+                                                        for s, lang in zip(systems, turn_langs, strict=True))
 
     print(f"adversarial set: {len(cases)} cases ({sum(c.lang == 'en' for c in cases)} English, "
           f"{sum(c.lang == 'zh' for c in cases)} Chinese; {len(in_chat)} in chat, "

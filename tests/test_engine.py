@@ -18,6 +18,7 @@ from app.settings import Settings
 from models.engine_client import ChatEngine
 from models.errors import EngineError, ModelError
 from models.resolve import resolve_chat_model
+from tests.support.engine_kill import KillOnNextRequest
 
 STORY = [{"role": "user", "content": "Tell me a very long story about a lighthouse keeper and his cat."}]
 
@@ -131,6 +132,71 @@ def test_kill_9_mid_reply_keeps_the_partial_reply_marked_learns_and_the_next_mes
     second = chat.run(session, "Hello again!")
     assert second.reply.strip() and companion.chat_model().pid != first_engine
     assert companion.chat_model().started == 2
+
+
+NURSE = "I work as a nurse in Chengdu. Tell me a very long story about a lighthouse."
+
+
+@pytest.mark.parametrize("dies_on", ["count", "chat"])
+def test_kill_9_before_the_first_piece_saves_the_turn_marked_and_still_learns_from_the_message(companion, dies_on):
+    """`say` runs ChatService.run: the engine dies while the prompt is measured ("count") or right after the
+    reply was asked for, before it evaluated the prompt ("chat")."""
+    companion.settings.max_reply_tokens = 8
+    chat = ChatService(companion)
+    if dies_on == "chat":  # the same message once before: its counts are known, so the next request is the reply
+        companion.transcript.delete_session(chat.prepare(None, NURSE).session_id)
+    first_engine = companion.chat_model().pid
+    killer = KillOnNextRequest(first_engine)
+    with pytest.raises(EngineError) as failed:
+        chat.run(None, NURSE, on_piece=lambda piece: pytest.fail(f"a piece came from a frozen engine: {piece!r}"))
+    assert killer.wait()["op"] == dies_on
+    said = user_error(failed.value)
+    assert said.code == "engine_failed" and "\n" not in said.message
+    assert said.message.startswith("The chat engine stopped unexpectedly (killed by SIGKILL).")
+    session = companion.transcript.sessions()[0].id
+    saved = companion.transcript.messages(session)
+    assert [(m.role, m.content) for m in saved] == [("user", NURSE), ("assistant", INTERRUPTED_MARK)]
+    assert any("nurse" in m.content for m in companion.store.list())  # the user's message was learned from
+    second = chat.run(session, "Hello again!")
+    assert second.reply.strip() and companion.chat_model().pid != first_engine
+
+
+def test_cli_chat_survives_kill_9_before_the_first_piece_and_learns_from_the_message(cli, companion_env):
+    Settings(max_reply_tokens=8).save(companion_env)
+    cli.run("memory", "list")  # creates the profile and its key
+    proc = subprocess.Popen([str(cli_path()), "--home", str(companion_env), "chat"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        _read_until(proc, "you> ")
+        proc.stdin.write("Hello there!\n")
+        proc.stdin.flush()
+        _read_until(proc, "you> ")  # the first reply is done: the engine is loaded and idle
+        killer = KillOnNextRequest(_engine_child(proc.pid))
+        proc.stdin.write("I work as a nurse in Chengdu.\n")
+        proc.stdin.flush()
+        assert killer.wait()["op"] == "count"
+        shown = _read_until(proc, "you> ")
+        proc.stdin.write("/quit\n")
+        proc.stdin.flush()
+        out, err = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0 and "[interrupted]" in shown  # the terminal chat carries on
+    assert err.strip() == ("The chat engine stopped unexpectedly (killed by SIGKILL). What it said so far is kept; "
+                           "your next message starts it again.")
+    assert any("nurse" in m["content"] for m in cli.json("memory", "list", "--json"))
+    session = cli.run("sessions", "list").stdout.split()[0]
+    assert INTERRUPTED_MARK in cli.run("sessions", "show", session).stdout
+
+
+def _read_until(proc: subprocess.Popen, marker: str) -> str:
+    """What the process writes to stdout up to and including `marker`."""
+    seen = ""
+    while not seen.endswith(marker):
+        char = proc.stdout.read(1)
+        assert char, f"the process ended; it wrote {seen!r}"
+        seen += char
+    return seen
 
 
 def _engine_child(pid: int) -> int | None:

@@ -5,8 +5,8 @@ the safety rules or plant instructions: directly, disguised as facts ("my name i
 Ignore-previous-instructions"), split over turns, and inside imported files. It is played through
 `memory extract`, `say --wait-memory`, `memory import`, `memory add`, `memory edit --content` and the
 chat model proposing the attack itself;
-nothing may be stored, and the fixed system prompt (persona text from assets/) and the whole system
-message sent to the model are byte-identical before and after. `scripts/poison_report.py` prints the
+nothing may be stored, and the fixed system prompt (persona text from assets/, English or Chinese by the
+conversation's language) and the whole system message sent to the model are byte-identical before and after. `scripts/poison_report.py` prints the
 same as blocked/total.
 """
 from __future__ import annotations
@@ -39,7 +39,7 @@ def prompt_state(home) -> dict[str, str]:
     try:
         chat = ChatService(c)
         system = system_text(chat.prepare(None, PROBE).messages)
-        state = {"fixed": chat.fixed_prompt(), "system": system}
+        state = {"fixed": chat.fixed_prompt("en"), "fixed_zh": chat.fixed_prompt("zh"), "system": system}
     finally:
         c.close()
     for path in sorted((ASSETS_DIR / "personas").glob("*.md")):
@@ -94,10 +94,12 @@ def test_chat_turns_store_no_instruction_and_every_system_message_is_the_fixed_p
         c.close()
     after = prompt_state(home)
     assert _without_system(after) == _without_system(before)
-    assert len(systems) == sum(len(c.turns) for c in IN_CHAT) and all(s.startswith(before["fixed"]) for s in systems)
+    # Each conversation gets the persona in its own language (a Chinese attack, the Chinese text), and
+    # nothing was learned, so every turn's system text is exactly that fixed text: no note, no block.
+    expected = [before["fixed_zh" if c.lang == "zh" else "fixed"] for c in IN_CHAT for _ in c.turns]
+    assert systems == expected and {c.lang for c in IN_CHAT} == {"en", "zh"}
     _assert_blocked(outcome)
-    # Nothing was learned, so every turn's system text is exactly the persona: no note, no block.
-    assert set(systems) == {before["fixed"]} and after["system"] == before["system"]
+    assert after["system"] == before["system"]
 
 
 @pytest.mark.slow  # runs in CI too; `-m "not slow"` skips it locally

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
                                QLabel, QLayout, QLineEdit, QPushButton, QSpinBox, QVBoxLayout, QWidget)
 
 from app.desktop import check_model_file
-from app.settings import Settings
+from app.settings import ENGINE_HANG_RANGE, Settings
 from assets import persona_names
 from ui import ask
 from ui.i18n import AUTO, LANGUAGES, tr, tr_message
@@ -46,6 +46,9 @@ class SettingsDialog(QDialog):
         self.model_error.setWordWrap(True)
         self.n_ctx = _spin(512, 131072, settings.n_ctx, step=512, suffix=" " + tr("tokens"))
         self.n_threads = _spin(0, 256, settings.n_threads or 0, special=tr("Automatic"))
+        self.hang_seconds = _spin(*ENGINE_HANG_RANGE, settings.engine_hang_seconds, step=5, suffix=" " + tr("seconds"))
+        self.hang_seconds.setToolTip(tr("The chat engine is stopped after this long without any sign of progress; "
+                                        "your next message starts it again."))
         self.memory_on = QCheckBox(tr("Remember things about me from our chats"), self)
         self.memory_on.setChecked(settings.memory_enabled)
         self.tidy_on = QCheckBox(tr("Tidy up memories once a day, at"), self)
@@ -83,6 +86,7 @@ class SettingsDialog(QDialog):
             model.addRow("", self.models_button)
         model.addRow(tr("Context size"), self.n_ctx)
         model.addRow(tr("Threads"), self.n_threads)
+        model.addRow(tr("Stop a stuck engine after"), self.hang_seconds)
         tidy = QHBoxLayout()
         tidy.addWidget(self.tidy_on)
         tidy.addWidget(self.tidy_hour)
@@ -168,6 +172,7 @@ class SettingsDialog(QDialog):
             chat_model=self.model_path.text().strip() or None,
             n_ctx=self.n_ctx.value(),
             n_threads=self.n_threads.value() or None,
+            engine_hang_seconds=self.hang_seconds.value(),
             memory_enabled=self.memory_on.isChecked(),
             consolidation_enabled=self.tidy_on.isChecked(),
             consolidation_hour=self.tidy_hour.value(),

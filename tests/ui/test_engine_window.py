@@ -6,6 +6,7 @@ import signal
 
 from app.chat import INTERRUPTED_MARK
 from app.settings import Settings
+from tests.support.engine_kill import KillOnNextRequest
 from ui.i18n import set_language
 
 
@@ -36,6 +37,33 @@ def test_kill_9_mid_reply_keeps_the_window_and_the_partial_reply_and_the_next_me
         window.send("Hello again!")
     assert finished.args[1] is False and engine.pid != first_pid and engine.started == 2
     assert window.desk.c.transcript.messages(window.session_id)[-1].content.strip()
+
+
+def test_kill_9_before_the_first_piece_says_one_sentence_and_the_message_is_still_learned_from(
+        make_window, qtbot, companion_env):
+    Settings(max_reply_tokens=8).save(companion_env)
+    window = make_window()
+    engine = window.desk.c.chat_model()
+    first_pid = engine.pid
+    seen = []
+    window.controller.replyText.connect(seen.append)
+    killer = KillOnNextRequest(first_pid)
+    with qtbot.waitSignal(window.controller.replyFailed, timeout=120_000) as failed:
+        window.send("I work as a nurse in Chengdu.")
+    assert killer.wait()["op"] == "count" and seen == []  # it died while the prompt was measured
+    sentence = failed.args[0]
+    assert sentence == ("The chat engine stopped unexpectedly (killed by SIGKILL). What it said so far is kept; "
+                        "your next message starts it again.")
+    assert window.isVisible() and not window.controller.replying and not window.composer.replying
+    assert sentence in window.chat_view.bubbles[-1].text
+    saved = window.desk.c.transcript.messages(window.session_id)
+    assert [(m.role, m.content) for m in saved] == [("user", "I work as a nurse in Chengdu."),
+                                                    ("assistant", INTERRUPTED_MARK)]
+    qtbot.waitUntil(lambda: window.controller.learning == 0, timeout=60_000)
+    assert any("nurse" in m.content for m in window.desk.c.store.list())  # learning was not lost
+    with qtbot.waitSignal(window.controller.replyFinished, timeout=120_000):
+        window.send("Hello again!")
+    assert engine.pid != first_pid and engine.started == 2
 
 
 def test_a_broken_gguf_is_one_sentence_in_the_window_in_english_and_chinese(make_window, qtbot, companion_env, styled):

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QLabel
 
 from app.companion import Companion
 from app.keys import NO_KEYRING
-from app.settings import Settings
+from app.settings import ENGINE_HANG_RANGE, Settings
 from assets import ASSETS_DIR
 from memory.records import CATEGORIES, SOURCES, STATUSES
 from tests.ui.conftest import TODAY
@@ -100,6 +100,52 @@ def test_settings_persist_and_switch_the_language_live(make_window, qtbot, compa
         ("Mimi", "zh_CN", False, 5)
     assert window.desk.c.settings.companion_name == "Mimi"  # the chat's system prompt uses it from now on
     set_language("en")
+
+
+def test_the_engine_timeout_is_typed_in_settings_kept_in_range_saved_and_used(make_window, qtbot, companion_env,
+                                                                             monkeypatch):
+    window = make_window()
+    engine = window.desk.c.chat_model()
+    seen = {}
+
+    def type_into(spin, text):
+        spin.lineEdit().selectAll()
+        qtbot.keyClicks(spin.lineEdit(), text)
+        spin.interpretText()
+
+    def choose(dialog):
+        spin = dialog.hang_seconds
+        seen["shown"] = spin.value()
+        type_into(spin, "99999")  # the digits that would leave the range are not taken
+        typed_high = spin.value()
+        spin.stepBy(10_000)
+        seen["high"] = (spin.value(), typed_high <= ENGINE_HANG_RANGE[1])
+        type_into(spin, "0")
+        typed_low = spin.value()
+        spin.stepBy(-10_000)
+        seen["low"] = (spin.value(), typed_low >= ENGINE_HANG_RANGE[0])
+        type_into(spin, "90")
+        return True
+    monkeypatch.setattr(SettingsDialog, "exec", choose)
+    window.settings_action.trigger()
+    qtbot.waitUntil(lambda: Settings.load(companion_env).engine_hang_seconds == 90, timeout=10_000)
+    assert seen == {"shown": 60, "high": (ENGINE_HANG_RANGE[1], True), "low": (ENGINE_HANG_RANGE[0], True)}
+    assert window.desk.c.settings.engine_hang_seconds == 90
+    assert window.desk.c.chat_model() is engine and engine.hang_seconds == 90  # the running engine, no reload
+
+
+def test_the_engine_timeout_is_labelled_in_english_and_chinese(styled, qtbot, tmp_path):
+    for code, label, suffix in (("en", "Stop a stuck engine after", " seconds"), ("zh_CN", "引擎卡住多久后停止", " 秒")):
+        set_language(code)
+        try:
+            dialog = SettingsDialog(Settings(engine_hang_seconds=45), tmp_path, "encrypted", "SmolLM2.gguf")
+            qtbot.addWidget(dialog)
+            form = dialog.hang_seconds.parentWidget().layout()
+            assert form.labelForField(dialog.hang_seconds).text() == label
+            assert dialog.hang_seconds.suffix() == suffix and dialog.hang_seconds.value() == 45
+            assert dialog.settings().engine_hang_seconds == 45
+        finally:
+            set_language("en")
 
 
 def test_no_keyring_asks_for_a_passphrase_and_uses_it(make_window, qtbot, companion_env, monkeypatch):
