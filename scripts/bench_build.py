@@ -41,7 +41,7 @@ t0 = time.perf_counter()
 llm.eval(prompt)
 t1 = time.perf_counter()
 made = 0
-for token in llm.generate(prompt, temp=0.0, top_k=1, reset=False):
+for token in llm.generate(prompt, temp=0.0, top_k=1):  # reset=True: the evaluated prompt is reused
     made += 1
     if made >= generate:
         break
