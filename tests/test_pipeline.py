@@ -125,3 +125,15 @@ def test_phone_typing_is_read_like_any_other(cli, text, category, word):
 @pytest.mark.parametrize("text", ["can u tell me a joke?", "could you write me a poem about rain?"])
 def test_requests_for_a_task_are_not_style_feedback(cli, text):
     assert cli.json("memory", "extract", text, "--json", today="2026-11-29")["written"] == []
+
+
+@pytest.mark.parametrize("ramble", [
+    "昨天晚上加班到十一点回家路上一直在想你上次说的那个事情其实我觉得你说话可以再直接一点不用那么绕我又不是玻璃心"
+    "然后到家发现猫把花盆打翻了土撒了一地收拾到一点多才睡今天上班差点迟到",
+    "跟你讲个事我表哥上个月辞职去大理开民宿了我妈天天念叨说他不务正业你回答的时候别老给我讲大道理我就是想吐槽一下"
+    "我舅舅舅妈现在都不跟他说话了过年估计又要吵",
+])
+def test_a_run_on_voice_message_is_not_stored_whole_as_one_memory(cli, ramble):
+    out = cli.json("memory", "extract", ramble, "--json", today="2026-11-02")
+    assert all(len(w["content"]) <= 60 for w in out["written"]), out["written"]
+    assert any("ramble" in r["reason"] for r in out["rejected"])

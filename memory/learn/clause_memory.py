@@ -15,14 +15,12 @@ from pathlib import Path
 
 from memory.dates import find_dates
 from memory.learn.classifier import ClauseScore, TrainedExtractor
+from memory.learn.clauses import too_long_for_a_fact
 from memory.records import Candidate
 from memory.learn.rules.common import drop_fillers, third_person, uncaps, zh_clean
 from memory.text import has_cjk, tokens
 
 TOPIC_WORDS_MARK = "~"
-# A memory is one atomic sentence; a run this long with no clause boundary (voice-to-text without
-# punctuation) is a whole ramble, not a fact, and is not stored as one.
-MAX_QUOTE_CHARS = {"zh": 80, "en": 240}
 JOIN_CHARS = 60
 SLOT_CONFIDENCE = 0.5
 IMPORTANCE = {"profile": 0.7, "feedback": 0.8, "event": 0.7, "relationship": 0.6, "preference": 0.5}
@@ -121,7 +119,7 @@ def clause_candidates(model: TrainedExtractor, text: str, today: date,
         if any(min(group.end, e) - max(group.start, s) > 0 for s, e in taken):
             continue
         quote = text[group.start:group.end]
-        if len(quote) > MAX_QUOTE_CHARS["zh" if has_cjk(quote) else "en"]:
+        if too_long_for_a_fact(quote):
             continue
         lead = group.lead
         category = lead.category

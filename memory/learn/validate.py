@@ -11,6 +11,7 @@ from dataclasses import replace
 from datetime import date
 
 from memory.dates import absolutize
+from memory.learn.clauses import too_long_for_a_fact
 from memory.learn.guard import instruction_reason, trivia_reason
 from memory.learn.rules.en import MOODS, PETS, RELATIONS, STYLE_NOUN
 from memory.learn.rules.events import EVENT_EN, EVENT_ZH
@@ -86,6 +87,8 @@ def _check(c: Candidate, user_text: str, assistant_text: str | None, attack: str
         return own
     if message_trivia:
         return f"not worth storing: {message_trivia}"
+    if c.source != "explicit" and (too_long_for_a_fact(c.content) or too_long_for_a_fact(c.quote or "")):
+        return "a whole ramble, not one fact (too long for one memory)"
     trivia = trivia_reason(c.content) or (trivia_reason(c.quote) if c.quote and not is_rule_origin(c.origin) else None)
     if trivia and not (c.category == "feedback" and trivia.startswith("a question")):
         return f"not worth storing: {trivia}"
