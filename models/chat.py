@@ -234,7 +234,7 @@ class ChatModel:
             return
         llm = self._llm
         buf = (ctypes.c_uint8 * len(state)).from_buffer_copy(state)
-        if llama_cpp.llama_state_set_data(llm._ctx.ctx, buf, len(state)) != len(state):
+        if llama_cpp.llama_state_seq_set_data(llm._ctx.ctx, buf, len(state), 0) != len(state):
             log.warning("prompt cache state did not load; deleted")
             llm.reset()
             self.prompt_cache.delete()
@@ -248,8 +248,9 @@ class ChatModel:
     def save_head(self) -> bool:
         """Write the last reply's evaluated head to the prompt cache, unless the file already holds it.
 
-        Only the head's part of the KV cache goes to the file: the rest is cut off for the copy and the whole
-        context put back afterwards, so the next turn still reuses the history."""
+        Only the head's part of the KV cache goes to the file (sequence state: no logits, so nothing of the reply):
+        the rest is cut off for the copy and the whole context put back afterwards, so the next turn still reuses
+        the history."""
         import llama_cpp
 
         cache, llm, head = self.prompt_cache, self._llm, self._head
@@ -261,9 +262,9 @@ class ChatModel:
         with self._chat_context_kept():
             ctx = llm._ctx.ctx
             llm._ctx.kv_cache_seq_rm(-1, len(head), -1)
-            size = llama_cpp.llama_state_get_size(ctx)
+            size = llama_cpp.llama_state_seq_get_size(ctx, 0)
             buf = (ctypes.c_uint8 * size)()
-            used = llama_cpp.llama_state_get_data(ctx, buf, size)
+            used = llama_cpp.llama_state_seq_get_data(ctx, buf, size, 0)
             state = bytes(buf[:used])
         try:
             cache.write(self.n_ctx, head, state)
