@@ -95,7 +95,10 @@ class Companion:
 
     def forget_prompt_cache(self) -> None:
         """Delete the saved prompt state: it may hold the tokens of memories that were just forgotten. A running
-        engine writes it again after its next reply, from the prompt of that reply."""
+        engine is told first, so a reply under way does not write it again; its next reply writes the new head."""
+        engine = self._chat_model
+        if engine is not None:
+            engine.forget_cache()
         delete_cache_file(self.prompt_cache_path)
 
     def model_extraction_enabled(self) -> bool:

@@ -213,6 +213,12 @@ class ChatEngine:
             return self._ask("json", self.hang_seconds, system=system, user=user, schema=schema,
                              max_tokens=max_tokens)["text"]
 
+    def forget_cache(self) -> None:
+        """Say that the prompt cache file was deleted (memories were forgotten), so a reply under way does not write
+        it again. Sent at once, without waiting for the reply in progress (the engine reads it on its own thread)."""
+        if self._proc is not None:
+            self._send(0, "forget")
+
     def close(self) -> None:
         """End the engine: it exits when its input closes; killed if it has not after a few seconds."""
         with self._lock:

@@ -60,8 +60,7 @@ def test_the_first_reply_after_a_restart_reuses_the_saved_head_and_the_file_hold
     for plain in ("Quillon", "heron", SECRET_MEMORY, fixed[:40], fixed.split("\n")[0][:30]):
         for encoded in (plain.encode(), plain.encode("utf-16-le")):
             assert encoded not in data, plain
-    assert b"Quillon" not in (profile / "prompt-state.bin.tmp").read_bytes() if (
-        profile / "prompt-state.bin.tmp").exists() else True
+    assert not (profile / "prompt-state.bin.tmp").exists()
 
 
 def test_a_changed_prefix_invalidates_the_cache(profile):
@@ -141,3 +140,25 @@ def test_the_cache_key_is_derived_not_the_database_key():
     assert derive_key(raw, "raw", salt) != bytes.fromhex(raw)
     assert derive_key(raw, "raw", salt) != derive_key(raw, "raw", bytes([1]) * 16)
     assert derive_key("correct horse", "passphrase", salt) != derive_key("correct horse!", "passphrase", salt)
+
+
+def test_forgetting_during_a_reply_keeps_that_reply_from_writing_the_cache_again(profile):
+    c = _open(profile)
+    try:
+        c.settings.max_reply_tokens = 48
+        chat, service = ChatService(c), MemoryService(c)
+        turn = chat.prepare(None, "Tell me a long story about a lighthouse.")
+        pieces = chat.stream(turn)
+        next(pieces)  # the engine is generating; it writes the cache only after its last token
+        secret = next(m for m in service.memories() if m.content == SECRET_MEMORY)
+        service.forget([secret.id])
+        for _ in pieces:
+            pass
+        chat.finish(turn)
+        c.chat_model().count_tokens("a request after the reply: the engine has finished writing by now")
+        assert not (profile / "prompt-state.bin").exists()
+        chat.run(turn.session_id, "And then?")  # a reply that started after the forgetting writes it again
+        c.chat_model().count_tokens("once more, after the write")
+        assert (profile / "prompt-state.bin").exists()
+    finally:
+        c.close()
