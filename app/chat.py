@@ -38,6 +38,7 @@ class PreparedTurn:
     previous_reply: str | None
     system_prompt: str
     previous_user: str | None = None  # the user's message before this one (read with it when it stopped mid-sentence)
+    head: int = 0  # leading messages that stay the same turn to turn (fixed prompt, memory prefix): the engine caches them
     reply: str = ""
     stopped: bool = False
     interrupted: bool = False  # the engine failed mid-reply: what came is kept, marked
@@ -90,7 +91,7 @@ class ChatService:
         user_message = t.add_message(session_id, "user", text)
         turn = PreparedTurn(session_id, user_message, [], [], previous_reply, fixed, previous_user)
         try:
-            turn.messages, turn.memories = self._compose(session_id, text, history, fixed)
+            turn.messages, turn.memories, turn.head = self._compose(session_id, text, history, fixed)
         except EngineError as e:
             # The message is saved but the engine died while the prompt was being measured: `stream` raises this
             # at once, so every caller treats it as a reply that failed before its first word (saved marked
@@ -98,8 +99,10 @@ class ChatService:
             turn.failure = e
         return turn
 
-    def _compose(self, session_id: str, text: str, history: list[Message], fixed: str) -> tuple[list[dict], list[Memory]]:
-        """The model's messages for this turn within the context, and the memories they show."""
+    def _compose(self, session_id: str, text: str, history: list[Message],
+                 fixed: str) -> tuple[list[dict], list[Memory], int]:
+        """The model's messages for this turn within the context, the memories they show, and how many leading
+        messages are the stable head (fixed prompt and memory prefix)."""
         model = self.c.chat_model()
         today = self.c.clock.today()
         free = model.n_ctx - self.c.settings.max_reply_tokens - _REPLY_MARGIN
@@ -124,7 +127,7 @@ class ChatService:
         early = [{"role": "system", "content": prefix}] if prefix else []
         late = [{"role": "system", "content": context}] if context else []
         messages = [{"role": "system", "content": fixed}] + early + past + late + [{"role": "user", "content": user_part}]
-        return messages, memories
+        return messages, memories, 1 + len(early)
 
     def _recall_block(self, session_id: str, text: str) -> str:
         if not RECALL.search(text):
@@ -150,7 +153,8 @@ class ChatService:
             if turn.failure is not None:
                 raise turn.failure
             for piece in self.c.chat_model().stream(turn.messages, max_tokens=s.max_reply_tokens,
-                                                    temperature=s.temperature, should_stop=should_stop):
+                                                    temperature=s.temperature, should_stop=should_stop,
+                                                    head=turn.head):
                 turn.reply += piece
                 yield piece
         except EngineError:

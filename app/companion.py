@@ -22,10 +22,12 @@ from models.engine_client import ChatEngine
 from models.embedder import FastEmbedEmbedder
 from models.errors import ModelError
 from models.multilingual import MultilingualEmbedder
+from models.prompt_cache import PromptCache, delete_cache_file, derive_key, file_salt, model_identity
 from models.resolve import BUNDLED_CHAT, ResolvedFile
 
 log = logging.getLogger(__name__)
 DB_FILE = "companion.db"
+PROMPT_CACHE_FILE = "prompt-state.bin"  # the evaluated fixed prompt + memory prefix, encrypted (models/prompt_cache.py)
 ProgressFn = Callable[[int, int], None]
 
 
@@ -75,9 +77,29 @@ class Companion:
                 resolved = self.chat_model_file()
                 s = self.settings
                 self._chat_model = ChatEngine(resolved.path, n_ctx=s.n_ctx, n_threads=s.n_threads or default_threads(),
-                                              hang_seconds=s.engine_hang_seconds)
+                                              hang_seconds=s.engine_hang_seconds,
+                                              prompt_cache=self._prompt_cache(resolved))
             self._chat_model.hang_seconds = self.settings.engine_hang_seconds  # a changed setting applies from now on
             return self._chat_model
+
+    @property
+    def prompt_cache_path(self) -> Path:
+        return self.home / PROMPT_CACHE_FILE
+
+    def _prompt_cache(self, resolved: ResolvedFile) -> PromptCache:
+        """The engine's encrypted prompt-state file for this profile, its key derived from the database key."""
+        path = self.prompt_cache_path
+        salt = file_salt(path)
+        key = derive_key(self.key.key.secret, self.key.key.kind, salt)
+        return PromptCache(path, key, salt, model_identity(resolved.path, resolved.sha256))
+
+    def forget_prompt_cache(self) -> None:
+        """Delete the saved prompt state: it may hold the tokens of memories that were just forgotten. A running
+        engine is told first, so a reply under way does not write it again; its next reply writes the new head."""
+        engine = self._chat_model
+        if engine is not None:
+            engine.forget_cache()
+        delete_cache_file(self.prompt_cache_path)
 
     def model_extraction_enabled(self) -> bool:
         """Ask the chat model for memories too? 'auto' says no for the bundled 135M model, whose JSON

@@ -160,11 +160,13 @@ class MemoryService:
         return self.edit(memory_id, disabled=disabled)
 
     def forget(self, memory_ids: Iterable[str]) -> ForgetReceipt:
-        """Forget these memories everywhere and return the receipt."""
+        """Forget these memories everywhere (the saved prompt state too) and return the receipt."""
+        self.c.forget_prompt_cache()
         return forget(self.c.store, list(dict.fromkeys(memory_ids)))
 
     def forget_all(self) -> ForgetReceipt:
-        """Forget every memory and return the receipt."""
+        """Forget every memory (the saved prompt state too) and return the receipt."""
+        self.c.forget_prompt_cache()
         return forget_all(self.c.store)
 
     # -- files -----------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 from models.cpu import physical_cores
 from models.errors import ModelError
+from models.prompt_cache import PromptCache
 from models.resolve import check_gguf
 
 # A GGUF header alone (magic, version, counts) is 24 bytes; anything that small holds no model.
@@ -63,7 +64,8 @@ class ChatModel:
     """
 
     def __init__(self, model_path: str | os.PathLike, n_ctx: int = 4096,
-                 n_threads: int | None = None, seed: int | None = None) -> None:
+                 n_threads: int | None = None, seed: int | None = None,
+                 prompt_cache: PromptCache | None = None) -> None:
         self.path = Path(model_path).expanduser()
         size = check_gguf(self.path)
         if size < _MIN_GGUF_SIZE:
@@ -101,6 +103,10 @@ class ChatModel:
         _silence_llama_log()
         self.last_prompt: PromptEval | None = None
         self._count_evaluated()
+        self.prompt_cache = prompt_cache
+        self._cache_tried = False  # the cache file is read at most once, before the first reply
+        self._head: list[int] = []  # the last reply's stable head tokens (fixed prompt + memory prefix)
+        self._head_saved: list[int] = []  # what the cache file was last written with by this process
 
     def _count_evaluated(self) -> None:
         """Record, per request, how many prompt tokens llama.cpp reused and how many it evaluated.
@@ -153,10 +159,17 @@ class ChatModel:
                 == self._llm.tokenize(data, add_bos=False, special=False))
 
     def stream(self, messages: Sequence[dict], max_tokens: int = 512, temperature: float = 0.7,
-               should_stop: Callable[[], bool] | None = None) -> Iterator[str]:
-        """Yield the reply to `messages` piece by piece; stop early once `should_stop()` is true."""
+               should_stop: Callable[[], bool] | None = None, head: int = 0) -> Iterator[str]:
+        """Yield the reply to `messages` piece by piece; stop early once `should_stop()` is true.
+
+        The first `head` messages are the stable head (fixed prompt, memory prefix): with a prompt cache, the first
+        reply of this process starts from its saved state when the head is the same, and `save_head` stores it."""
         safe = [{**m, "content": self.defang(m.get("content") or "")} for m in messages]
         self.last_prompt = None
+        self._head = self._head_tokens(safe[:head]) if head and self.prompt_cache is not None else []
+        if self._head and not self._cache_tried and self._llm.n_tokens == 0:
+            self._restore_head(self._head)
+        self._cache_tried = True
         chunks = self._run(lambda: self._llm.create_chat_completion(
             messages=safe, max_tokens=max_tokens, temperature=temperature, stream=True,  # type: ignore[arg-type]
         ))
@@ -185,6 +198,81 @@ class ChatModel:
                 max_tokens=max_tokens,
             ))
         return result["choices"][0]["message"]["content"] or ""
+
+    def _head_tokens(self, head: list[dict]) -> list[int]:
+        """The tokens the chat template gives these leading messages (no generation prompt after them); [] when the
+        model's chat format is not a template of its own (llama-cpp-python's named formats are not rendered here)."""
+        from llama_cpp import llama_chat_format
+
+        template = self._llm.metadata.get("tokenizer.chat_template")
+        if not template or self.chat_format != "chat_template.default":
+            return []
+        llm, model = self._llm, self._llm._model
+        eos, bos = llm.token_eos(), llm.token_bos()
+        formatter = llama_chat_format.Jinja2ChatFormatter(
+            template, model.token_get_text(eos) if eos != -1 else "", model.token_get_text(bos) if bos != -1 else "",
+            add_generation_prompt=False)
+        try:
+            result = formatter(messages=head)
+        except Exception as e:  # a template that cannot render a conversation of system messages alone
+            log.info("no prompt cache: the chat template did not render the head (%s)", e)
+            return []
+        return llm.tokenize(result.prompt.encode("utf-8"), add_bos=not result.added_special, special=True)
+
+    def _restore_head(self, head: list[int]) -> None:
+        """Start from the cached state of this head if the file holds exactly it (it is deleted otherwise)."""
+        import llama_cpp
+
+        assert self.prompt_cache is not None
+        found = self.prompt_cache.read(self.n_ctx)
+        if found is None:
+            return
+        tokens, state = found
+        if tokens != head:
+            log.info("prompt cache holds another head (%d tokens, now %d); deleted", len(tokens), len(head))
+            self.prompt_cache.delete()
+            return
+        llm = self._llm
+        buf = (ctypes.c_uint8 * len(state)).from_buffer_copy(state)
+        if llama_cpp.llama_state_seq_set_data(llm._ctx.ctx, buf, len(state), 0) != len(state):
+            log.warning("prompt cache state did not load; deleted")
+            llm.reset()
+            self.prompt_cache.delete()
+            return
+        llm.input_ids[:len(tokens)] = tokens
+        llm.n_tokens = len(tokens)
+        llm._requires_eval = True
+        self._head_saved = tokens
+        log.info("prompt cache: %d head tokens loaded", len(tokens))
+
+    def save_head(self) -> bool:
+        """Write the last reply's evaluated head to the prompt cache, unless the file already holds it.
+
+        Only the head's part of the KV cache goes to the file (sequence state: no logits, so nothing of the reply):
+        the rest is cut off for the copy and the whole context put back afterwards, so the next turn still reuses
+        the history."""
+        import llama_cpp
+
+        cache, llm, head = self.prompt_cache, self._llm, self._head
+        if cache is None or not head or (head == self._head_saved and cache.path.exists()):
+            return False
+        n = llm.n_tokens
+        if n <= len(head) or list(llm.input_ids[:len(head)]) != head:
+            return False  # the evaluated prompt does not start with the head (or is only the head: nothing to gain)
+        with self._chat_context_kept():
+            ctx = llm._ctx.ctx
+            llm._ctx.kv_cache_seq_rm(-1, len(head), -1)
+            size = llama_cpp.llama_state_seq_get_size(ctx, 0)
+            buf = (ctypes.c_uint8 * size)()
+            used = llama_cpp.llama_state_seq_get_data(ctx, buf, size, 0)
+            state = bytes(buf[:used])
+        try:
+            cache.write(self.n_ctx, head, state)
+        except OSError as e:
+            log.warning("could not write the prompt cache: %s", e)
+            return False
+        self._head_saved = list(head)
+        return True
 
     @contextlib.contextmanager
     def _chat_context_kept(self) -> Iterator[None]:

@@ -3,15 +3,20 @@
   python -m models.engine      (started by `models.engine_client.ChatEngine`, not by people)
 
 One JSON object per line on stdin and stdout, every request carrying an integer `id`:
-  {"op": "load", "path", "n_ctx", "n_threads", "seed"}  → {"ready": {"n_ctx", "n_threads", "chat_format"}}
+  {"op": "load", "path", "n_ctx", "n_threads", "seed", "prompt_cache"}  → {"ready": {"n_ctx", "n_threads", "chat_format"}}
   {"op": "count", "texts": [...]}                        → {"counts": [...]}
-  {"op": "chat", "messages", "max_tokens", "temperature"} → {"piece": "…"}… then {"done": true, "prompt": [reused, evaluated]}
+  {"op": "chat", "messages", "max_tokens", "temperature", "head"} → {"piece": "…"}… then {"done": true, "prompt": [reused, evaluated]}
   {"op": "json", "system", "user", "schema", "max_tokens"} → {"text": "…"}
   {"op": "stop"}   read at once by a second thread: the chat request with that id (or older) ends at the next token
+  {"op": "forget"} read at once too: the app deleted the prompt cache (memories were forgotten); a reply under way
+                   does not write it again (its head may hold them), the next one does
 Failures answer {"error": {"code", "message"}}; while it works on a request and uses CPU it says {"alive": true} about
 once a second, so the app can tell slow (a long prompt on a busy machine) from hung or frozen. When stdin closes (the app went away) the process exits.
 
-One Llama lives for the whole process, so each turn reuses the prompt tokens the previous turn evaluated.
+One Llama lives for the whole process, so each turn reuses the prompt tokens the previous turn evaluated. With a
+`prompt_cache` (models/prompt_cache.py: file, key, salt, model; given here on stdin, never in argv or the
+environment) the first `head` messages' evaluated state also outlives the process: written encrypted after a reply
+(after "done", so the reply is not held up), read before the first reply of the next engine.
 """
 from __future__ import annotations
 
@@ -26,8 +31,13 @@ from typing import Any, Callable, TextIO
 
 from models.chat import ChatModel
 from models.errors import ModelError
+from models.prompt_cache import PromptCache
 
 _ALIVE_EVERY_S = 1.0
+_WRITE_GRACE_S = 10.0  # how long an engine whose app went away still finishes writing the prompt cache
+# Held while the prompt cache is written (taken before "done" is sent): an app that closes the pipe right after its
+# reply would otherwise end the process with the file half written (the temporary file, never the real one).
+_writing = threading.Lock()
 _WORKING_CPU_S = 0.01  # CPU seconds per second that count as working (waiting on a lock or a pipe uses ~none)
 
 
@@ -47,14 +57,21 @@ class Channel:
             self.sent_at = time.monotonic()
 
 
-def _read_requests(inbox: queue.Queue, stop_upto: list[int]) -> None:
-    """On a second thread: queue requests; a stop request takes effect at once; EOF ends the process."""
+def _read_requests(inbox: queue.Queue, stop_upto: list[int], forgets: list[int],
+                   cache: list[PromptCache | None]) -> None:
+    """On a second thread: queue requests; stop and forget take effect at once; EOF ends the process."""
     for line in sys.stdin:
         msg = json.loads(line)
         if msg.get("op") == "stop":
             stop_upto[0] = max(stop_upto[0], int(msg["id"]))
+        elif msg.get("op") == "forget":
+            with _writing:  # after a write under way, which this deletes; a reply under way will not write
+                forgets[0] += 1
+                if cache[0] is not None:
+                    cache[0].delete()
         else:
             inbox.put(msg)
+    _writing.acquire(timeout=_WRITE_GRACE_S)
     os._exit(0)
 
 
@@ -72,16 +89,20 @@ def _say_alive_while_working(channel: Channel, current: list[int], busy: threadi
         last_cpu = cpu
 
 
-def _answer(model: ChatModel, req: dict, channel: Channel, stopped: Callable[[], bool]) -> None:
+def _answer(model: ChatModel, req: dict, channel: Channel, stopped: Callable[[], bool], forgets: list[int]) -> None:
     rid, op = req["id"], req["op"]
     if op == "count":
         channel.send(rid, counts=[model.count_tokens(t) for t in req["texts"]])
     elif op == "chat":
+        forgets_before = forgets[0]
         for piece in model.stream(req["messages"], max_tokens=req["max_tokens"], temperature=req["temperature"],
-                                  should_stop=stopped):
+                                  should_stop=stopped, head=req.get("head", 0)):
             channel.send(rid, piece=piece)
         p = model.last_prompt
-        channel.send(rid, done=True, prompt=[p.reused, p.evaluated] if p else None)
+        with _writing:
+            channel.send(rid, done=True, prompt=[p.reused, p.evaluated] if p else None)
+            if forgets[0] == forgets_before:
+                model.save_head()
     elif op == "json":
         channel.send(rid, text=model.complete_json(req["system"], req["user"], req["schema"], req["max_tokens"]))
     else:
@@ -91,15 +112,19 @@ def _answer(model: ChatModel, req: dict, channel: Channel, stopped: Callable[[],
 def serve(channel: Channel) -> int:
     """Load the model named by the first request, then answer requests one at a time until stdin closes."""
     inbox: queue.Queue = queue.Queue()
-    stop_upto = [0]
-    threading.Thread(target=_read_requests, args=(inbox, stop_upto), daemon=True, name="engine-stdin").start()
+    stop_upto, forgets = [0], [0]
+    cache_box: list[PromptCache | None] = [None]
+    threading.Thread(target=_read_requests, args=(inbox, stop_upto, forgets, cache_box), daemon=True, name="engine-stdin").start()
     load = inbox.get()
     current, busy = [load["id"]], threading.Event()
     busy.set()
     threading.Thread(target=_say_alive_while_working, args=(channel, current, busy), daemon=True,
                      name="engine-alive").start()
     try:
-        model = ChatModel(load["path"], n_ctx=load["n_ctx"], n_threads=load["n_threads"], seed=load.get("seed"))
+        cache = PromptCache.from_wire(load["prompt_cache"]) if load.get("prompt_cache") else None
+        model = ChatModel(load["path"], n_ctx=load["n_ctx"], n_threads=load["n_threads"], seed=load.get("seed"),
+                          prompt_cache=cache)
+        cache_box[0] = cache
     except ModelError as e:
         channel.send(load["id"], error={"code": e.code, "message": str(e)})
         return 1
@@ -111,7 +136,7 @@ def serve(channel: Channel) -> int:
         rid = current[0] = req["id"]
         busy.set()
         try:
-            _answer(model, req, channel, lambda: stop_upto[0] >= rid)
+            _answer(model, req, channel, lambda: stop_upto[0] >= rid, forgets)
         except ModelError as e:
             channel.send(rid, error={"code": e.code, "message": str(e)})
         except Exception as e:  # a bug: named plainly to the app, and the engine keeps serving

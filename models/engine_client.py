@@ -21,6 +21,7 @@ from typing import IO, Any, Callable, Iterator, Sequence
 
 from models.chat import PromptEval
 from models.errors import EngineError, ModelError
+from models.prompt_cache import PromptCache
 
 log = logging.getLogger(__name__)
 _PACKAGE_ROOT = Path(__file__).resolve().parents[1]
@@ -40,9 +41,12 @@ class ChatEngine:
     """A chat model in its own process; one caller at a time (a lock enforces it), any thread."""
 
     def __init__(self, model_path: str | os.PathLike, n_ctx: int = 4096, n_threads: int | None = None,
-                 seed: int | None = None, hang_seconds: float = 60.0, load_seconds: float = 300.0) -> None:
+                 seed: int | None = None, hang_seconds: float = 60.0, load_seconds: float = 300.0,
+                 prompt_cache: PromptCache | None = None) -> None:
         self.path = Path(model_path).expanduser()
-        self._config = {"path": str(self.path), "n_ctx": n_ctx, "n_threads": n_threads, "seed": seed}
+        # The cache key travels in the load request on the engine's stdin (argv and environ are readable by others).
+        self._config = {"path": str(self.path), "n_ctx": n_ctx, "n_threads": n_threads, "seed": seed,
+                        "prompt_cache": prompt_cache.to_wire() if prompt_cache else None}
         self.hang_seconds = hang_seconds
         self.load_seconds = load_seconds
         self.n_ctx = n_ctx
@@ -173,15 +177,17 @@ class ChatEngine:
             return n
 
     def stream(self, messages: Sequence[dict], max_tokens: int = 512, temperature: float = 0.7,
-               should_stop: Callable[[], bool] | None = None) -> Iterator[str]:
+               should_stop: Callable[[], bool] | None = None, head: int = 0) -> Iterator[str]:
         """Yield the reply piece by piece. Once `should_stop()` is true no further piece is yielded and the
-        engine is told to stop at its next token."""
+        engine is told to stop at its next token. The first `head` messages are the stable head the engine's
+        prompt cache keeps across restarts."""
         with self._lock:
             self._ensure()
             self.last_prompt = None
             self._next_id += 1
             rid = self._next_id
-            self._send(rid, "chat", messages=list(messages), max_tokens=max_tokens, temperature=temperature)
+            self._send(rid, "chat", messages=list(messages), max_tokens=max_tokens, temperature=temperature,
+                       head=head)
             self._deadline = time.monotonic() + self.hang_seconds
             finished = False
             try:
@@ -206,6 +212,12 @@ class ChatEngine:
             self.last_prompt = None
             return self._ask("json", self.hang_seconds, system=system, user=user, schema=schema,
                              max_tokens=max_tokens)["text"]
+
+    def forget_cache(self) -> None:
+        """Say that the prompt cache file was deleted (memories were forgotten), so a reply under way does not write
+        it again. Sent at once, without waiting for the reply in progress (the engine reads it on its own thread)."""
+        if self._proc is not None:
+            self._send(0, "forget")
 
     def close(self) -> None:
         """End the engine: it exits when its input closes; killed if it has not after a few seconds."""

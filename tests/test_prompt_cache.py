@@ -1,0 +1,164 @@
+"""The evaluated prompt head outlives the engine: real SmolLM2, real engine processes, a real encrypted profile."""
+from __future__ import annotations
+
+import os
+import stat
+
+import pytest
+
+from app.chat import ChatService
+from app.clock import Clock
+from app.companion import Companion
+from app.memory_service import MemoryService
+from models.engine_client import ChatEngine
+from models.prompt_cache import PromptCache, derive_key, model_identity
+from models.resolve import resolve_chat_model
+
+SECRET_MEMORY = "Keeps a blue heron named Quillon on the balcony"
+TODAY = "2026-11-29"
+
+
+def _open(home) -> Companion:
+    c = Companion(home, Clock.parse(TODAY))
+    c.settings.max_reply_tokens = 4
+    c.settings.temperature = 0.0
+    c.settings.n_ctx = 2048
+    return c
+
+
+def _first_reply_after_start(home, text: str = "Hello, how are you?") -> tuple[int, int]:
+    """(reused, evaluated) prompt tokens of the first reply of a freshly opened profile and engine."""
+    c = _open(home)
+    try:
+        chat = ChatService(c)
+        chat.run(None, text)
+        p = c.chat_model().last_prompt
+        return p.reused, p.evaluated
+    finally:
+        c.close()
+
+
+@pytest.fixture
+def profile(companion_env):
+    c = _open(companion_env)
+    MemoryService(c).add(SECRET_MEMORY, category="profile")
+    c.close()
+    return companion_env
+
+
+def test_the_first_reply_after_a_restart_reuses_the_saved_head_and_the_file_holds_no_plaintext(profile):
+    cold_reused, cold_evaluated = _first_reply_after_start(profile)
+    cache = profile / "prompt-state.bin"
+    assert cold_reused == 0 and cache.exists()
+    assert stat.S_IMODE(cache.stat().st_mode) == 0o600
+    warm_reused, warm_evaluated = _first_reply_after_start(profile, "Good morning again!")
+    assert warm_reused > 100 and warm_evaluated * 3 < cold_evaluated, (cold_evaluated, warm_reused, warm_evaluated)
+    data = cache.read_bytes()
+    c = _open(profile)
+    fixed = ChatService(c).fixed_prompt("en")
+    c.close()
+    for plain in ("Quillon", "heron", SECRET_MEMORY, fixed[:40], fixed.split("\n")[0][:30]):
+        for encoded in (plain.encode(), plain.encode("utf-16-le")):
+            assert encoded not in data, plain
+    assert not (profile / "prompt-state.bin.tmp").exists()
+
+
+def test_a_changed_prefix_invalidates_the_cache(profile):
+    _first_reply_after_start(profile)
+    c = _open(profile)
+    MemoryService(c).add("Is training for a marathon in Chengdu", category="profile")
+    c.close()
+    reused, evaluated = _first_reply_after_start(profile, "Good morning again!")
+    assert reused == 0, "another head must not start from the old state"
+    # …and the new head was written in its place: the next start reuses that one
+    reused, _ = _first_reply_after_start(profile, "Hi once more!")
+    assert reused > 100
+
+
+def test_a_corrupted_file_is_ignored_and_replaced(profile):
+    _first_reply_after_start(profile)
+    cache = profile / "prompt-state.bin"
+    data = bytearray(cache.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    cache.write_bytes(bytes(data))
+    reused, _ = _first_reply_after_start(profile, "Good morning again!")
+    assert reused == 0
+    assert cache.exists() and cache.read_bytes() != bytes(data)
+    reused, _ = _first_reply_after_start(profile, "Hi once more!")
+    assert reused > 100
+    cache.write_bytes(b"CPC1 cut short")
+    reused, _ = _first_reply_after_start(profile, "Hello there")
+    assert reused == 0 and cache.exists() and len(cache.read_bytes()) > 1000
+
+
+def test_forgetting_a_memory_deletes_the_cache(profile):
+    _first_reply_after_start(profile)
+    cache = profile / "prompt-state.bin"
+    assert cache.exists()
+    c = _open(profile)
+    service = MemoryService(c)
+    secret = next(m for m in service.memories() if m.content == SECRET_MEMORY)
+    service.forget([secret.id])
+    assert not cache.exists()
+    c.close()
+    _first_reply_after_start(profile)
+    c = _open(profile)
+    assert cache.exists()
+    MemoryService(c).forget_all()
+    assert not cache.exists()
+    c.close()
+
+
+def test_another_model_or_key_does_not_use_the_file_and_deletes_it(tmp_path):
+    resolved = resolve_chat_model(None)
+    messages = [{"role": "system", "content": "You are a kind companion. " * 20},
+                {"role": "system", "content": "Notes about the user: likes tea."},
+                {"role": "user", "content": "Hi!"}]
+    salt = os.urandom(16)
+    key = derive_key("ab" * 32, "raw", salt)
+    path = tmp_path / "prompt-state.bin"
+    right = PromptCache(path, key, salt, model_identity(resolved.path, resolved.sha256))
+
+    def first_reused(cache: PromptCache) -> int:
+        with ChatEngine(resolved.path, n_ctx=1024, n_threads=2, seed=1, prompt_cache=cache) as e:
+            "".join(e.stream(messages, max_tokens=2, temperature=0.0, head=2))
+            return e.last_prompt.reused
+
+    assert first_reused(right) == 0 and path.exists()
+    assert first_reused(right) > 20
+    other_model = PromptCache(path, key, salt, "sha256:" + "0" * 64)
+    assert first_reused(other_model) == 0  # deleted, then written again for "that" model
+    assert first_reused(right) == 0
+    other_key = PromptCache(path, derive_key("cd" * 32, "raw", salt), salt, right.model)
+    assert first_reused(other_key) == 0
+    assert first_reused(other_key) > 20
+
+
+def test_the_cache_key_is_derived_not_the_database_key():
+    salt = bytes(16)
+    raw = "ab" * 32
+    assert derive_key(raw, "raw", salt) != bytes.fromhex(raw)
+    assert derive_key(raw, "raw", salt) != derive_key(raw, "raw", bytes([1]) * 16)
+    assert derive_key("correct horse", "passphrase", salt) != derive_key("correct horse!", "passphrase", salt)
+
+
+def test_forgetting_during_a_reply_keeps_that_reply_from_writing_the_cache_again(profile):
+    c = _open(profile)
+    try:
+        c.settings.max_reply_tokens = 48
+        chat, service = ChatService(c), MemoryService(c)
+        turn = chat.prepare(None, "Tell me a long story about a lighthouse.")
+        pieces = chat.stream(turn)
+        next(pieces)  # the engine is generating; it writes the cache only after its last token
+        secret = next(m for m in service.memories() if m.content == SECRET_MEMORY)
+        service.forget([secret.id])
+        for _ in pieces:
+            pass
+        chat.finish(turn)
+        c.chat_model().count_tokens("a request after the reply: the engine has finished writing by now")
+        assert not (profile / "prompt-state.bin").exists()
+        chat.run(turn.session_id, "And then?")  # a reply that started after the forgetting writes it again
+        c.chat_model().count_tokens("once more, after the write")
+        assert (profile / "prompt-state.bin").exists()
+    finally:
+        c.close()
