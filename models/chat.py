@@ -213,7 +213,7 @@ class ChatModel:
             template, model.token_get_text(eos) if eos != -1 else "", model.token_get_text(bos) if bos != -1 else "",
             add_generation_prompt=False)
         try:
-            result = formatter(messages=head)
+            result = formatter(messages=head)  # type: ignore[arg-type]  # plain role/content dicts, as chat completion takes
         except Exception as e:  # a template that cannot render a conversation of system messages alone
             log.info("no prompt cache: the chat template did not render the head (%s)", e)
             return []
