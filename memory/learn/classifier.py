@@ -114,7 +114,8 @@ class TrainedExtractor:
 
     def sentence_vectors(self, texts: list[str]) -> np.ndarray:
         """One row per text from the bound encoder (zeros without one or when the heads use none);
-        the last few hundred texts are remembered, since a turn reads its message more than once."""
+        the last few hundred texts are remembered, since a turn reads its message more than once (the
+        cache is emptied before it would pass its size, so a batch larger than that still fits once)."""
         out = np.zeros((len(texts), self.vector_dim), dtype=np.float32)
         if self.encoder is None or not self.vector_dim or not texts:
             return out
@@ -125,16 +126,12 @@ class TrainedExtractor:
             for t, v in zip(missing, self.encoder.embed(missing)):
                 self._vectors[t] = np.asarray(v, dtype=np.float32)
         for i, t in enumerate(texts):
-            vector = self._vectors.get(t)
-            if vector is None:  # more new texts than the cache holds: embed the rest directly
-                vector = np.asarray(self.encoder.embed([t])[0], dtype=np.float32)
-            out[i] = vector
+            out[i] = self._vectors[t]
         return out
 
     def prefetch(self, texts: list[str]) -> None:
         """Embed in one batch the texts about to be scored (a call costs more than a text in it)."""
-        if self.encoder is not None and self.vector_dim:
-            self.sentence_vectors([t for t in dict.fromkeys(texts) if t not in self._vectors])
+        self.sentence_vectors(texts)
 
     def message_texts(self, text: str) -> list[str]:
         """The texts `score_message` embeds: each clause's and the whole message's."""

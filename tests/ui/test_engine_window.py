@@ -10,14 +10,20 @@ from tests.support.engine_kill import KillOnNextRequest
 from ui.i18n import set_language
 
 
-def test_kill_9_mid_reply_keeps_the_window_and_the_partial_reply_and_the_next_message_gets_a_new_engine(
-        make_window, qtbot, companion_env):
-    Settings(max_reply_tokens=300).save(companion_env)
+def _window_with_engine(make_window, home, max_reply_tokens: int):
+    """A window whose engine is running, and the list the reply pieces it shows are collected in."""
+    Settings(max_reply_tokens=max_reply_tokens).save(home)
     window = make_window()
     engine = window.desk.c.chat_model()
-    first_pid = engine.pid
-    seen = []
+    seen: list[str] = []
     window.controller.replyText.connect(seen.append)
+    return window, engine, seen
+
+
+def test_kill_9_mid_reply_keeps_the_window_and_the_partial_reply_and_the_next_message_gets_a_new_engine(
+        make_window, qtbot, companion_env):
+    window, engine, seen = _window_with_engine(make_window, companion_env, max_reply_tokens=300)
+    first_pid = engine.pid
     with qtbot.waitSignal(window.controller.replyFailed, timeout=120_000) as failed:
         window.send("I work as a nurse in Chengdu. Tell me a very long story about a lighthouse.")
         qtbot.waitUntil(lambda: len("".join(seen)) > 20, timeout=120_000)
@@ -41,12 +47,8 @@ def test_kill_9_mid_reply_keeps_the_window_and_the_partial_reply_and_the_next_me
 
 def test_kill_9_before_the_first_piece_says_one_sentence_and_the_message_is_still_learned_from(
         make_window, qtbot, companion_env):
-    Settings(max_reply_tokens=8).save(companion_env)
-    window = make_window()
-    engine = window.desk.c.chat_model()
+    window, engine, seen = _window_with_engine(make_window, companion_env, max_reply_tokens=8)
     first_pid = engine.pid
-    seen = []
-    window.controller.replyText.connect(seen.append)
     killer = KillOnNextRequest(first_pid)
     with qtbot.waitSignal(window.controller.replyFailed, timeout=120_000) as failed:
         window.send("I work as a nurse in Chengdu.")
