@@ -38,8 +38,9 @@ def test_train_and_test_share_no_case_and_no_message():
 
 def test_shipped_weights_are_what_the_training_script_builds(tmp_path):
     out = tmp_path / "rebuilt.npz"
-    subprocess.run([sys.executable, str(ROOT / "scripts" / "train_extractor.py"), "--out", str(out)],
-                   check=True, capture_output=True, timeout=1200)
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "train_extractor.py"), "--out", str(out)],
+                          capture_output=True, text=True, timeout=1200)
+    assert done.returncode == 0, done.stderr[-2000:]
     with np.load(WEIGHTS) as shipped, np.load(out) as rebuilt:
         assert sorted(shipped.files) == sorted(rebuilt.files)
         for name in shipped.files:
@@ -121,5 +122,7 @@ def test_the_heads_read_the_stores_multilingual_vectors(companion_env):
         assert seeing.worth != reading.worth  # the vector part of the score is there, not zero
         assert seeing.worth >= model.worth_threshold and seeing.category == "relationship"
         assert len(model.sentence_vectors([f"line {i}" for i in range(600)])) == 600  # more than it remembers
+        again = model.sentence_vectors(["line 599", "a text it has not seen"])  # one remembered, one that overflows
+        assert np.allclose(again[0], c.store.multilingual.embed(["line 599"])[0], atol=1e-5)
     finally:
         c.close()

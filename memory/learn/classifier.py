@@ -119,10 +119,12 @@ class TrainedExtractor:
         out = np.zeros((len(texts), self.vector_dim), dtype=np.float32)
         if self.encoder is None or not self.vector_dim or not texts:
             return out
-        missing = list(dict.fromkeys(t for t in texts if t not in self._vectors))
+        unique = list(dict.fromkeys(texts))
+        missing = [t for t in unique if t not in self._vectors]
         if missing:
             if len(self._vectors) + len(missing) > _VECTOR_CACHE_SIZE:
                 self._vectors.clear()
+                missing = unique  # the texts that were cached went with the rest
             for t, v in zip(missing, self.encoder.embed(missing)):
                 self._vectors[t] = np.asarray(v, dtype=np.float32)
         for i, t in enumerate(texts):
