@@ -17,6 +17,8 @@ English and Chinese alike. Training is deterministic: the same corpus gives the 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import itertools
 import json
 import sys
 from dataclasses import dataclass
@@ -33,6 +35,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "scripts")]
 
 from memory.learn.clauses import covers, split_clauses  # noqa: E402
 from memory.learn.classifier import TrainedExtractor  # noqa: E402
+from memory.learn.context import CATEGORY_ORDER, Neighbours, Votes, category_features, worth_features  # noqa: E402
 from memory.learn.features import VECTORIZER_OPTIONS, clause_feature_text, normalize, vector_columns  # noqa: E402
 from models.multilingual import MULTILINGUAL_DIM, MultilingualEmbedder  # noqa: E402
 from supersede_pairs import supersede_arrays  # noqa: E402
@@ -43,6 +46,7 @@ TRAIN = ROOT / "corpus" / "train.jsonl"
 TRAIN_EXTRA = ROOT / "corpus" / "train_extra.jsonl"
 OUT = ROOT / "memory" / "learn" / "extractor.npz"
 HEADS = ("worth", "category", "polarity", "change", "slot", "attack")
+CONTEXT_FOLDS = 4
 C_VALUES = {"worth": 4.0, "category": 8.0, "polarity": 8.0, "change": 4.0, "slot": 8.0, "attack": 4.0}
 # The corpus writers named topics freely ("job", "employer", "form of address", "回复长度"); the slots
 # are the attributes a person has one of at a time, so a new value replaces the old one.
@@ -90,6 +94,7 @@ class ClauseRow:
     slot: str = "other"
     group: str = ""
     message: str = ""
+    step: int = 0
 
 
 def load_cases(path: Path) -> list[dict]:
@@ -113,11 +118,11 @@ def clause_rows(cases: list[dict]) -> list[ClauseRow]:
                 hit = next((m for span, m in spans if covers(clause, span)), None)
                 text = clause_feature_text(clauses, k)
                 if hit is None or case["kind"] == "poison":
-                    rows.append(ClauseRow(text, 0, group=case["id"], message=normalize(user)))
+                    rows.append(ClauseRow(text, 0, group=case["id"], message=normalize(user), step=i))
                 else:
                     rows.append(ClauseRow(text, 1, hit["category"], hit.get("polarity") or "neutral",
                                           int(bool(hit.get("change"))), slot_of(hit["category"], hit.get("topic", "")),
-                                          case["id"], normalize(user)))
+                                          case["id"], normalize(user), i))
     return rows
 
 
@@ -181,7 +186,63 @@ def train(cases: list[dict], encoder: CachedEncoder) -> dict[str, np.ndarray]:
         out[f"{head}_coef"] = model.coef_.astype(np.float32)
         out[f"{head}_intercept"] = model.intercept_.astype(np.float32)
         out[f"{head}_classes"] = np.array([str(c) for c in model.classes_])
+    out.update(context_arrays(rows, x, np.asarray(encoder.embed([r.text for r in rows]))))
     out.update(supersede_arrays(cases, out, lambda x, y, c: _fit_head(x, y, c), pos_rows(rows, x), encoder))
+    return out
+
+
+def _context_fold(case_id: str) -> int:
+    return int(hashlib.sha256(f"context:{case_id}".encode()).hexdigest(), 16) % CONTEXT_FOLDS
+
+
+def _scaled_fit(x: np.ndarray, y: np.ndarray, c: float, name: str) -> dict[str, np.ndarray]:
+    """A standardised logistic model of the second reading, as the arrays memory/learn/context.py reads."""
+    mean, scale = x.mean(axis=0), x.std(axis=0)
+    scale[scale == 0] = 1.0
+    model = LogisticRegression(C=c, max_iter=5000, solver="lbfgs", tol=1e-8).fit((x - mean) / scale, y)
+    return {f"{name}_mean": mean, f"{name}_scale": scale, f"{name}_coef": model.coef_.astype(np.float64),
+            f"{name}_intercept": model.intercept_.astype(np.float64)}
+
+
+def context_arrays(rows: list[ClauseRow], x, clause_vectors: np.ndarray) -> dict[str, np.ndarray]:
+    """The second reading (memory/learn/context.py): trained on out-of-fold first-head scores and on
+    neighbour votes that never come from the clause's own case."""
+    worth_y = np.array([r.worth for r in rows])
+    cats = np.array([r.category for r in rows])
+    cat_index = np.array([CATEGORY_ORDER.index(c) if w else -1 for c, w in zip(cats, worth_y)])
+    folds = np.array([_context_fold(r.group) for r in rows])
+    oof_worth = np.zeros(len(rows))
+    oof_cat = np.zeros((len(rows), len(CATEGORY_ORDER)))
+    for k in range(CONTEXT_FOLDS):
+        fit_on, held = folds != k, folds == k
+        worth_model = LogisticRegression(C=C_VALUES["worth"], max_iter=400, class_weight="balanced", tol=1e-4)
+        oof_worth[held] = worth_model.fit(x[fit_on], worth_y[fit_on]).predict_proba(x[held])[:, 1]
+        pos = fit_on & (worth_y == 1)
+        cat_model = LogisticRegression(C=C_VALUES["category"], max_iter=400, class_weight="balanced", tol=1e-4)
+        cat_model.fit(x[pos], cats[pos])
+        assert tuple(cat_model.classes_) == CATEGORY_ORDER
+        oof_cat[held] = cat_model.predict_proba(x[held])
+    bits = Neighbours.pack(clause_vectors)
+    neighbours = Neighbours(bits, worth_y, cat_index)
+    groups = np.array([r.group for r in rows])
+    parts = []
+    for start in range(0, len(rows), 2000):  # a similarity block at a time: 2000 x all rows
+        end = min(len(rows), start + 2000)
+        parts.append(neighbours.vote(clause_vectors[start:end], exclude=groups[start:end, None] == groups[None, :]))
+    votes = Votes(np.concatenate([v.worth for v in parts]), np.concatenate([v.nearest for v in parts]),
+                  np.concatenate([v.category for v in parts]))
+    worth_rows = []
+    for _, members in itertools.groupby(range(len(rows)), key=lambda i: (rows[i].group, rows[i].step)):
+        idx = list(members)
+        sub = Votes(votes.worth[idx], votes.nearest[idx], votes.category[idx])
+        worth_rows.append(worth_features(oof_worth[idx], oof_cat[idx], [rows[i].text for i in idx], sub))
+    out = {"context_bits": bits, "context_bits_worth": worth_y.astype(np.uint8),
+           "context_bits_category": cat_index.astype(np.int8)}
+    out.update(_scaled_fit(np.vstack(worth_rows), worth_y, 1.0, "context_worth"))
+    pos = worth_y == 1
+    cat_x = category_features(oof_cat[pos], [r.text for r, p in zip(rows, pos) if p],
+                              Votes(votes.worth[pos], votes.nearest[pos], votes.category[pos]))
+    out.update(_scaled_fit(cat_x, cat_index[pos], 0.1, "context_category"))
     return out
 
 

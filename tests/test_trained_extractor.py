@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from memory.learn.classifier import WEIGHTS, shipped_extractor
+from memory.learn.clause_memory import render
 from memory.learn.clauses import split_clauses
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -54,8 +55,19 @@ def test_shipped_weights_are_what_the_training_script_builds(tmp_path):
 def test_clauses_split_on_spaces_between_chinese_and_before_a_contrast():
     assert [c.text for c in split_clauses("今天又加班到十点 做前端真的是头发一把一把掉")] == ["今天又加班到十点", "做前端真的是头发一把一把掉"]
     assert [c.text for c in split_clauses("I love sushi but raw fish isn't my thing")] == ["I love sushi", "but raw fish isn't my thing"]
+    assert [c.text for c in split_clauses("Kai (my brother, sadly) is obsessed with warhammer, i don't get it")] == [
+        "Kai (my brother, sadly) is obsessed with warhammer", "i don't get it"]  # an aside is not a clause
     text = "新养了一只橘猫，叫芒果！"
     assert all(text[c.start:c.end] == c.text for c in split_clauses(text))
+
+
+@pytest.mark.parametrize("said, note", [
+    ("I'm jehovah's witness", "They're jehovah's witness"),   # the apostrophes of I'm/jehovah's are no quotation
+    ("he taught me to fish when i was 7", "He taught them to fish when they were 7"),
+    ("please call me 'Boss' from now on", "Please call them 'Boss' from now on"),  # a real quotation stays
+])
+def test_a_clause_note_is_in_the_third_person_with_its_verb_agreeing(said, note):
+    assert render(said) == note
 
 
 def test_attack_head_tells_an_instruction_from_a_fact():

@@ -25,6 +25,7 @@ import numpy as np
 from scipy import sparse
 
 from memory.learn.clauses import Clause, split_clauses
+from memory.learn.context import CATEGORY_ORDER, ContextReader, class_probabilities
 from memory.learn.features import VECTORIZER_OPTIONS, clause_feature_text, normalize, vector_columns
 from memory.protocols import Embedder
 
@@ -65,12 +66,7 @@ class _Head:
         z = np.asarray(x @ self.coef_t[:width]) + self.intercept
         if dense is not None and self.coef_t.shape[0] > width:
             z = z + dense @ self.coef_t[width:]
-        if len(self.classes) == 2:
-            p = 1.0 / (1.0 + np.exp(-z[:, 0]))
-            return np.stack([1.0 - p, p], axis=1)
-        z = z - z.max(axis=1, keepdims=True)
-        e = np.exp(z)
-        return e / e.sum(axis=1, keepdims=True)
+        return class_probabilities(z)
 
 
 class TrainedExtractor:
@@ -94,6 +90,9 @@ class TrainedExtractor:
                                 np.asarray(arrays[f"{h}_intercept"], dtype=np.float32),
                                 tuple(str(c) for c in arrays[f"{h}_classes"])) for h in HEADS}
         # The supersede pair model (memory/learn/supersede.py) ships in the same file.
+        self.context = ContextReader(arrays) if ContextReader.available(arrays) else None
+        if self.context is not None and self._heads["category"].classes != CATEGORY_ORDER:
+            raise ValueError(f"category classes {self._heads['category'].classes} are not {CATEGORY_ORDER}")
         self.supersede_weights = ((np.asarray(arrays["supersede_coef"], dtype=np.float64),
                                    float(np.asarray(arrays["supersede_intercept"]).ravel()[0]))
                                   if "supersede_coef" in arrays else None)
@@ -168,13 +167,16 @@ class TrainedExtractor:
         own message when not given: a rule's quote, a stored memory)."""
         if not texts:
             return []
+        return self._scores(texts, self._head_probabilities(texts, messages or texts), clauses)
+
+    def _head_probabilities(self, texts: list[str], messages: list[str]) -> dict[str, np.ndarray]:
         x = self.features(texts)
-        dense = self.clause_vectors(texts, messages or texts)
-        worth = self._heads["worth"].probabilities(x, dense)[:, 1]
-        cat = self._heads["category"].probabilities(x, dense)
-        pol = self._heads["polarity"].probabilities(x, dense)
-        change = self._heads["change"].probabilities(x, dense)[:, 1]
-        slot = self._heads["slot"].probabilities(x, dense)
+        dense = self.clause_vectors(texts, messages)
+        return {h: self._heads[h].probabilities(x, dense) for h in CLAUSE_HEADS}
+
+    def _scores(self, texts: list[str], probs: dict[str, np.ndarray], clauses: list[Clause] | None) -> list[ClauseScore]:
+        worth, cat, pol = probs["worth"][:, 1], probs["category"], probs["polarity"]
+        change, slot = probs["change"][:, 1], probs["slot"]
         cats, pols, slots = (self._heads[h].classes for h in ("category", "polarity", "slot"))
         out = []
         for i, text in enumerate(texts):
@@ -184,11 +186,18 @@ class TrainedExtractor:
         return out
 
     def score_message(self, text: str) -> list[ClauseScore]:
-        """Every clause of a message, scored."""
+        """Every clause of a message, scored; with the second reading (memory/learn/context.py), worth and
+        category are read in the light of the message's other clauses and the corpus's look-alikes."""
         clauses = split_clauses(text)
-        message = normalize(text)
-        return self.score_texts([clause_feature_text(clauses, k) for k in range(len(clauses))], clauses,
-                                [message] * len(clauses))
+        if not clauses:
+            return []
+        texts = [clause_feature_text(clauses, k) for k in range(len(clauses))]
+        probs = self._head_probabilities(texts, [normalize(text)] * len(clauses))
+        if self.context is not None and self.encoder is not None and self.vector_dim:
+            worth, categories = self.context.read(probs["worth"][:, 1], probs["category"], texts,
+                                                  self.sentence_vectors(texts))
+            probs = {**probs, "worth": np.stack([1.0 - worth, worth], axis=1), "category": categories}
+        return self._scores(texts, probs, clauses)
 
     @property
     def width(self) -> int:

@@ -41,12 +41,23 @@ def split_clauses(text: str) -> list[Clause]:
     """The clauses of `text`, in order; pieces with no letter or Chinese character are dropped."""
     out: list[Clause] = []
     pos = 0
+    inside = _parenthesised(text)
     for m in _BOUNDARY.finditer(text):
+        if any(a < m.start() < b for a, b in inside):
+            continue  # "Kai (my brother, sadly) loves Warhammer" is one clause
         if m.start() > pos or m.end() > m.start():
             _append(out, text, pos, m.start())
             pos = max(pos, m.end())
     _append(out, text, pos, len(text))
     return out
+
+
+def _parenthesised(text: str) -> list[tuple[int, int]]:
+    """Spans of short asides in parentheses (one level, closed within 60 characters)."""
+    return [(m.start(), m.end()) for m in _ASIDE.finditer(text)]
+
+
+_ASIDE = re.compile(r"[(（][^()（）\n]{1,60}[)）]")
 
 
 def _append(out: list[Clause], text: str, start: int, end: int) -> None:

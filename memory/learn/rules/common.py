@@ -104,13 +104,16 @@ FILLER_EN = re.compile(
 PRONOUNS_EN = [(r"\bmy\b", "their"), (r"\bMy\b", "Their"), (r"\bme\b", "them"),
                (r"\bmine\b", "theirs"), (r"\bmyself\b", "themselves"), (r"\bI'm\b", "they're"),
                (r"\bI've\b", "they've"), (r"\bI'd\b", "they'd"), (r"\bI'll\b", "they'll"),
-               (r"\bI am\b", "they are"), (r"\bI\b", "they"), (r"\bour\b", "their"),
-               (r"\bwe\b", "they"), (r"\bus\b", "them")]
+               (r"\bI am\b", "they are"), (r"\bI was\b", "they were"), (r"\bI wasn't\b", "they weren't"),
+               (r"\bI\b", "they"), (r"\bour\b", "their"), (r"\bwe\b", "they"), (r"\bus\b", "them")]
+# A quotation: a quote mark that does not sit inside a word (so the apostrophes of "I'm" and "Jehovah's"
+# never open one) up to the next closing mark that does not either.
+_QUOTED = re.compile(r"((?<![A-Za-z])['\"“‘][^'\"”’]*['\"”’](?![A-Za-z]))")
 
 
 def third_person(text: str) -> str:
     """Rewrite first-person pronouns inside a phrase to third person ("my" -> "their"); quoted words stay."""
-    parts = re.split(r"(['\"“‘][^'\"”’]*['\"”’])", text)
+    parts = _QUOTED.split(text)
     for i in range(0, len(parts), 2):
         for pat, rep in PRONOUNS_EN:
             parts[i] = re.sub(pat, rep, parts[i])
