@@ -114,3 +114,15 @@ def test_a_rolled_back_write_does_not_linger_in_the_copy(db):
             vectors.put(conn, 500, q)
             raise RuntimeError("crash mid-transaction")
     assert 500 not in {r for r, _ in vectors.knn(db.conn, q, 21)}
+
+
+def test_stored_vectors_are_the_exact_float32_values_written(db):
+    rng = np.random.default_rng(5)
+    rows = [(rid, _unit(rng.standard_normal(DIM))) for rid in range(1, 41)]
+    _fill(db, rows)
+    with db.transaction() as conn:
+        vectors.delete(conn, 7)
+    got = vectors.stored(db.conn, [3, 7, 40, 999])
+    assert sorted(got) == [3, 40]  # a deleted or unknown memory has none
+    for rid in (3, 40):
+        assert got[rid].dtype == np.float32 and np.array_equal(got[rid], np.asarray(rows[rid - 1][1], dtype=np.float32))
