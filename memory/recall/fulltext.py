@@ -63,7 +63,7 @@ def _newest_ranked(conn, terms: list[str], counts: dict[str, int], limit: int) -
         "SELECT rowid, text FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rowid DESC LIMIT ?",
         (_match(terms), CAPPED_ROWS)).fetchall()
     weight = {t: 1.0 / math.log(2 + counts[t]) for t in terms}
-    scored = [(rid, -sum(w for t, w in weight.items() if t in set(text.split()))) for rid, text in rows]
+    scored = [(rid, -sum(weight.get(t, 0.0) for t in set(text.split()))) for rid, text in rows]
     scored.sort(key=lambda r: r[1])
     return _normalized(scored[:limit] if limit >= 0 else scored)
 

@@ -149,8 +149,8 @@ def stored(conn, rids: Sequence[int], space: Space = MAIN) -> dict[int, np.ndarr
     """The exact stored (float32) vectors of these memories, those that have one.
 
     One `rowid = ?` lookup per memory, which vec0 answers from its rowid index: the work follows len(rids), not
-    the table (`rowid IN (...)` scans the whole table once per statement, see `vector_index`). The in-memory copy
-    is not used here: it keeps float16, and callers such as consolidation compare cosines with thresholds."""
+    the table (`rowid IN (...)` scans the whole table once per statement, see `vector_index`), and nothing is
+    loaded for it (a consolidation run from the command line does not read the whole table into memory)."""
     out: dict[int, np.ndarray] = {}
     sql = f"SELECT embedding FROM {space.table} WHERE rowid = ?"
     for rid in rids:
