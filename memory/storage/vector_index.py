@@ -16,6 +16,10 @@ itself (0.3-1.4 ms per space and query here), which made the re-scoring step the
 
 A space of at most `EXACT_BELOW` vectors is searched exactly in one matrix product.
 
+The products run on one BLAS thread: they are small (at most ~1,000 x 512), and OpenBLAS splits a product that size
+over its threads, so on a busy machine (the engine's llama.cpp threads, the embedders) a search waited for a worker
+thread to be scheduled — 1,000 memories measured slower than 10,000.
+
 The copy follows every write: `vectors.put`/`delete`/`ensure_model` set a new generation token in `meta`
 inside the writer's transaction. The writing connection updates its own copy in place; any other
 connection (another process) sees the new token and reads the table again before its next search.
@@ -26,11 +30,23 @@ import secrets
 from dataclasses import dataclass
 
 import numpy as np
+from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
 
 GENERATION_KEY = "vectors_generation"
 EXACT_BELOW = 1024
 OVERSAMPLE = 10
 MIN_COARSE = 500
+
+
+_blas: ThreadpoolController | None = None
+
+
+def _one_blas_thread():
+    """A context in which numpy's BLAS uses one thread (the controller is built once: it lists the loaded libraries)."""
+    global _blas
+    if _blas is None:
+        _blas = ThreadpoolController()
+    return _blas.limit(limits=1, user_api="blas")
 
 
 @dataclass
@@ -69,7 +85,8 @@ class LoadedSpace:
             for word, column in zip(qbits, self.bits):
                 hamming += np.bitwise_count(column[:n] ^ word)
             rows = np.argpartition(hamming, coarse - 1)[:coarse]
-        cosines = (self.vectors[:n] if len(rows) == n else self.vectors[rows]) @ query
+        with _one_blas_thread():
+            cosines = (self.vectors[:n] if len(rows) == n else self.vectors[rows]) @ query
         best = np.argsort(-cosines)[:k]
         return [(int(self.rids[rows[i]]), float(cosines[i])) for i in best]
 
@@ -78,7 +95,8 @@ class LoadedSpace:
         found = [(rid, self.row_of[rid]) for rid in rids if rid in self.row_of]
         if not found:
             return {}
-        cosines = self.vectors[[row for _, row in found]] @ query
+        with _one_blas_thread():
+            cosines = self.vectors[[row for _, row in found]] @ query
         return {rid: float(c) for (rid, _), c in zip(found, cosines)}
 
     def put(self, rid: int, vector: np.ndarray) -> None:
