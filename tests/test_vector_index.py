@@ -126,3 +126,12 @@ def test_stored_vectors_are_the_exact_float32_values_written(db):
     assert sorted(got) == [3, 40]  # a deleted or unknown memory has none
     for rid in (3, 40):
         assert got[rid].dtype == np.float32 and np.array_equal(got[rid], np.asarray(rows[rid - 1][1], dtype=np.float32))
+
+
+def test_the_coarse_pass_keeps_the_rows_of_the_k_smallest_distances():
+    rng = np.random.default_rng(11)
+    for n, k in ((5000, 500), (3000, 1), (2000, 2000), (4000, 700)):
+        distances = rng.binomial(384, 0.3, size=n).astype(np.uint16)
+        rows = vector_index._smallest(distances, k)
+        assert len(rows) == len(set(rows.tolist())) == k
+        assert np.array_equal(np.sort(distances[rows]), np.sort(distances)[:k])
