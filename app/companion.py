@@ -28,6 +28,7 @@ from models.resolve import BUNDLED_CHAT, ResolvedFile
 log = logging.getLogger(__name__)
 DB_FILE = "companion.db"
 PROMPT_CACHE_FILE = "prompt-state.bin"  # the evaluated fixed prompt + memory prefix, encrypted (models/prompt_cache.py)
+PROMPT_CACHE_PLACE = f"prompt cache ({PROMPT_CACHE_FILE})"  # its name among the places a forget receipt checked
 ProgressFn = Callable[[int, int], None]
 
 
@@ -100,6 +101,17 @@ class Companion:
         if engine is not None:
             engine.forget_cache()
         delete_cache_file(self.prompt_cache_path)
+
+    def prompt_cache_gone(self) -> bool:
+        """Whether no saved prompt state is left (neither the file nor a temporary one), for the forget receipt.
+
+        A write the engine had under way when it was told to forget may have put the file back; the engine deletes
+        it once that write ends, so a file found here is deleted once more before the answer is given."""
+        path = self.prompt_cache_path
+        files = (path, path.with_name(path.name + ".tmp"))
+        if any(os.path.lexists(p) for p in files):
+            delete_cache_file(path)
+        return not any(os.path.lexists(p) for p in files)
 
     def model_extraction_enabled(self) -> bool:
         """Ask the chat model for memories too? 'auto' says no for the bundled 135M model, whose JSON

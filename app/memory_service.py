@@ -11,7 +11,7 @@ from datetime import date
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from app.companion import Companion
+from app.companion import PROMPT_CACHE_PLACE, Companion
 from app.errors import UserError, write_error
 from app.portability import export_json, export_markdown, import_memories, read_import
 from app.private import write_private
@@ -162,12 +162,18 @@ class MemoryService:
     def forget(self, memory_ids: Iterable[str]) -> ForgetReceipt:
         """Forget these memories everywhere (the saved prompt state too) and return the receipt."""
         self.c.forget_prompt_cache()
-        return forget(self.c.store, list(dict.fromkeys(memory_ids)))
+        return self._with_prompt_cache(forget(self.c.store, list(dict.fromkeys(memory_ids))))
 
     def forget_all(self) -> ForgetReceipt:
         """Forget every memory (the saved prompt state too) and return the receipt."""
         self.c.forget_prompt_cache()
-        return forget_all(self.c.store)
+        return self._with_prompt_cache(forget_all(self.c.store))
+
+    def _with_prompt_cache(self, receipt: ForgetReceipt) -> ForgetReceipt:
+        """The receipt, with the prompt cache file among the places checked: clean only if no such file is left
+        (it is encrypted, so it cannot be searched for the text; gone is the proof)."""
+        receipt.add_place(PROMPT_CACHE_PLACE, self.c.prompt_cache_gone())
+        return receipt
 
     # -- files -----------------------------------------------------------------------------------
     def export_text(self, fmt: str) -> str:

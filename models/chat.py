@@ -44,6 +44,15 @@ def _silence_llama_log() -> None:
     llama_cpp._logger.logger.setLevel(logging.CRITICAL)
 
 
+# The prompt layout for a GGUF that carries no chat template of its own: ChatML, every message in order. Without it
+# llama-cpp-python falls back to its llama-2 format, which keeps only the first system message (the persona) and
+# drops the memory prefix and the memories chosen for the turn; its head is also not rendered here, so no prompt cache.
+FALLBACK_FORMAT = "companion-chatml-fallback"
+FALLBACK_TEMPLATE = ("{{ bos_token }}{% for message in messages %}<|im_start|>{{ message['role'] }}\n"
+                     "{{ message['content'] }}<|im_end|>\n{% endfor %}"
+                     "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}")
+_FALLBACK_STOPS = ["<|im_end|>", "<|im_start|>"]  # plain text to a model without ChatML tokens: stop on them too
+
 _SPECIAL_SHAPES = re.compile(r"<\|[^|<>]{0,40}\|>|</?s>|\[/?INST\]|<(?:start|end)_of_turn>|<\|?[a-z_]{2,30}\|?>")
 
 
@@ -60,7 +69,7 @@ class ChatModel:
 
     Not thread-safe: a llama.cpp context must only ever be used by one thread, so one worker
     thread owns the ChatModel and runs every call (chat and extraction) on it, one at a time.
-    The chat template is the one stored in the GGUF (`tokenizer.chat_template`).
+    The chat template is the one stored in the GGUF (`tokenizer.chat_template`), else ChatML (FALLBACK_TEMPLATE).
     """
 
     def __init__(self, model_path: str | os.PathLike, n_ctx: int = 4096,
@@ -85,8 +94,8 @@ class ChatModel:
         if seed is not None:
             kwargs["seed"] = seed
         try:
-            # chat_format=None: llama-cpp-python then formats messages with the GGUF's own
-            # tokenizer.chat_template (falling back to llama-2 only if the file has none).
+            # chat_format=None: llama-cpp-python reads the GGUF's own tokenizer.chat_template; _choose_template
+            # then makes sure that template (or ours, when there is none) is what formats every prompt.
             self._llm = Llama(model_path=str(self.path), **kwargs)
         except (ValueError, RuntimeError, OSError) as e:
             # llama.cpp says only "Failed to load model from file" (or "Failed to create
@@ -101,6 +110,7 @@ class ChatModel:
                 f"or not a model this version of llama.cpp supports. {_CHOOSE_OTHER}"
             ) from e
         _silence_llama_log()
+        self.template = self._choose_template()
         self.last_prompt: PromptEval | None = None
         self._count_evaluated()
         self.prompt_cache = prompt_cache
@@ -123,6 +133,37 @@ class ChatModel:
             inner(tokens)
 
         self._llm.eval = counted  # type: ignore[method-assign]
+
+    def _choose_template(self) -> str:
+        """The Jinja chat template every prompt (and the cached head) is rendered with: the GGUF's own, else ours.
+
+        llama-cpp-python would swap a GGUF template it recognises for one of its named formats (chatml, llama-3, ...)
+        and use llama-2 when there is none; those keep only the first system message, so the memory prefix and the
+        turn's memories would never reach the model, and the head could not be rendered for the prompt cache."""
+        llm = self._llm
+        template = llm.metadata.get("tokenizer.chat_template")
+        if template and "chat_template.default" in llm._chat_handlers:
+            llm.chat_format = "chat_template.default"
+            return template
+        from llama_cpp import llama_chat_format
+
+        class Fallback(llama_chat_format.Jinja2ChatFormatter):
+            def __call__(self, **kwargs: Any) -> Any:
+                response = super().__call__(**kwargs)
+                response.stop = [*(response.stop or []), *_FALLBACK_STOPS]
+                return response
+
+        eos, bos = self._special_texts()
+        llm.chat_handler = Fallback(FALLBACK_TEMPLATE, eos, bos, stop_token_ids=[llm.token_eos()]).to_chat_handler()
+        llm.chat_format = FALLBACK_FORMAT
+        log.info("%s carries no chat template; prompts use ChatML", self.path.name)
+        return FALLBACK_TEMPLATE
+
+    def _special_texts(self) -> tuple[str, str]:
+        """The text of the end and begin tokens ('' where the model has none), as chat templates see them."""
+        llm, model = self._llm, self._llm._model
+        eos, bos = llm.token_eos(), llm.token_bos()
+        return model.token_get_text(eos) if eos != -1 else "", model.token_get_text(bos) if bos != -1 else ""
 
     @property
     def n_ctx(self) -> int:
@@ -200,18 +241,13 @@ class ChatModel:
         return result["choices"][0]["message"]["content"] or ""
 
     def _head_tokens(self, head: list[dict]) -> list[int]:
-        """The tokens the chat template gives these leading messages (no generation prompt after them); [] when the
-        model's chat format is not a template of its own (llama-cpp-python's named formats are not rendered here)."""
+        """The tokens the chat template (`self.template`, which every prompt is rendered with) gives these leading
+        messages, with no generation prompt after them."""
         from llama_cpp import llama_chat_format
 
-        template = self._llm.metadata.get("tokenizer.chat_template")
-        if not template or self.chat_format != "chat_template.default":
-            return []
-        llm, model = self._llm, self._llm._model
-        eos, bos = llm.token_eos(), llm.token_bos()
-        formatter = llama_chat_format.Jinja2ChatFormatter(
-            template, model.token_get_text(eos) if eos != -1 else "", model.token_get_text(bos) if bos != -1 else "",
-            add_generation_prompt=False)
+        llm = self._llm
+        eos, bos = self._special_texts()
+        formatter = llama_chat_format.Jinja2ChatFormatter(self.template, eos, bos, add_generation_prompt=False)
         try:
             result = formatter(messages=head)  # type: ignore[arg-type]  # plain role/content dicts, as chat completion takes
         except Exception as e:  # a template that cannot render a conversation of system messages alone

@@ -263,3 +263,22 @@ def test_a_json_extraction_call_between_turns_does_not_cost_the_evaluated_prefix
     second = chat.run(first.session_id, "what do I do for work?")
     stable_tokens = sum(model.count_tokens(m["content"]) for m in second.messages[:3])
     assert model.last_prompt.reused > stable_tokens and model.last_prompt.evaluated < 120
+
+
+def test_a_later_turn_builds_only_the_memories_it_needs_not_every_one(companion, monkeypatch):
+    """The prefix check reads the prefix's own memories and the always-known ones are filtered in SQL: a turn in a
+    running session does not build every stored memory (twice, before), which grew with the store."""
+    from memory.storage import store as store_module
+
+    with companion.db.transaction():
+        companion.store.add(Memory(new_id(), "profile", "Works as a nurse in Chengdu"))
+        for i in range(300):
+            companion.store.add(Memory(new_id(), "preference", f"Likes board game number {i} on rainy days"))
+    chat = ChatService(companion)
+    first = chat.prepare(None, "hello there")
+    built = []
+    real = store_module._row_to_memory
+    monkeypatch.setattr(store_module, "_row_to_memory", lambda row: built.append(row[0]) or real(row))
+    second = chat.prepare(first.session_id, "what do I like on rainy days?")
+    assert second.messages[:2] == first.messages[:2] and "nurse" in second.messages[1]["content"]
+    assert len(built) < 300, len(built)

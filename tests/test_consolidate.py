@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -380,3 +381,20 @@ def test_every_run_leaves_a_readable_log(store, lock, clock):
                                "content": store.list()[0].content, "reason": "states the change since 2026-11-29"}
     text = describe_run(last)
     assert "superseded 1" in text and "“Likes coffee”" in text
+
+
+def test_consolidation_reads_each_vector_by_its_rowid_not_by_scanning_the_vector_table(store, lock):
+    """vec0 answers `rowid = ?` from its rowid index but scans the whole table for `rowid IN (...)`; the run must
+    not grow with the store that way (docs: memory/storage/vector_index.py)."""
+    add(store, "Loves hiking in the mountains", when="2026-11-20T10:00:00")
+    add(store, "Really loves hiking in the mountains")
+    add(store, "Works as a nurse in Chengdu", category="profile")
+    statements: list[str] = []
+    store.db.conn.set_trace_callback(statements.append)
+    try:
+        result = run(store, lock)
+    finally:
+        store.db.conn.set_trace_callback(None)
+    assert result.merged == 1  # the vectors were read and compared
+    reads = [s for s in statements if re.search(r"\bFROM\s+memory_vectors\b", s)]
+    assert reads and all(re.search(r"WHERE rowid = \S+$", s.strip()) for s in reads), reads

@@ -153,3 +153,39 @@ def test_forget_while_another_connection_reads_is_honest_about_the_wal(companion
         reader.close()
     c.db.checkpoint()
     assert traces(c, ["Zqxletters", "zqxletters"]) == {}
+
+
+PROMPT_CACHE_PLACE = "prompt cache (prompt-state.bin)"
+
+
+def _profile_with_a_saved_prompt_state(cli) -> str:
+    """A memory in the always-known prefix and a reply through the CLI, so the engine saves the evaluated head."""
+    memory = cli.json("memory", "add", "Keeps a Zqxheron on the balcony", "--category", "profile", "--json")
+    settings = json.loads((cli.home / "settings.json").read_text()) if (cli.home / "settings.json").exists() else {}
+    (cli.home / "settings.json").write_text(json.dumps({**settings, "max_reply_tokens": 4, "temperature": 0.0,
+                                                        "n_ctx": 2048}))
+    cli.run("say", "Hello, how are you?")
+    assert (cli.home / "prompt-state.bin").exists()
+    return memory["id"]
+
+
+def test_the_receipt_lists_the_prompt_cache_and_proves_it_is_gone(cli):
+    memory_id = _profile_with_a_saved_prompt_state(cli)
+    receipt = cli.json("memory", "forget", memory_id, "--json")
+    assert PROMPT_CACHE_PLACE in receipt["checked"] and receipt["verified"] is True, receipt
+    assert not (cli.home / "prompt-state.bin").exists() and not (cli.home / "prompt-state.bin.tmp").exists()
+    receipt = cli.json("memory", "forget", "--all", "--json")  # no file to begin with: checked, and clean
+    assert PROMPT_CACHE_PLACE in receipt["checked"] and receipt["verified"] is True
+
+
+def test_a_prompt_cache_that_cannot_be_deleted_is_not_verified(cli):
+    memory_id = _profile_with_a_saved_prompt_state(cli)
+    cache = cli.home / "prompt-state.bin"
+    cache.unlink()
+    cache.mkdir()  # something in its place that unlinking cannot remove
+    (cache / "held").write_bytes(b"x")
+    receipt = cli.json("memory", "forget", memory_id, "--json")
+    assert receipt["verified"] is False and PROMPT_CACHE_PLACE in receipt["found_in"], receipt
+    assert PROMPT_CACHE_PLACE in receipt["checked"]
+    text = cli.run("memory", "forget", "--all").stdout
+    assert "NOT verified" in text and PROMPT_CACHE_PLACE in text

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import os
 import stat
+import struct
+from pathlib import Path
 
 import pytest
 
@@ -10,6 +12,7 @@ from app.chat import ChatService
 from app.clock import Clock
 from app.companion import Companion
 from app.memory_service import MemoryService
+from models.chat import FALLBACK_FORMAT
 from models.engine_client import ChatEngine
 from models.prompt_cache import PromptCache, derive_key, model_identity
 from models.resolve import resolve_chat_model
@@ -162,3 +165,38 @@ def test_forgetting_during_a_reply_keeps_that_reply_from_writing_the_cache_again
         assert (profile / "prompt-state.bin").exists()
     finally:
         c.close()
+
+
+def _without_chat_template(folder) -> Path:
+    """The bundled GGUF with its tokenizer.chat_template key renamed (same length, so the file stays valid)."""
+    key = b"tokenizer.chat_template"
+    data = resolve_chat_model(None).path.read_bytes()
+    field = struct.pack("<Q", len(key)) + key
+    assert data.count(field) == 1
+    path = folder / "no-template.gguf"
+    path.write_bytes(data.replace(field, struct.pack("<Q", len(key)) + b"tokenizer.chat_templatX"))
+    return path
+
+
+def test_a_model_without_a_chat_template_sees_every_system_message_and_gets_the_prompt_cache(tmp_path):
+    path = _without_chat_template(tmp_path)
+    persona = {"role": "system", "content": "You are a kind companion. " * 20}
+    notes = {"role": "system", "content": "Notes about the user: likes tea and keeps a heron named Quillon."}
+    hello = {"role": "user", "content": "Hi!"}
+    salt = os.urandom(16)
+    cache = PromptCache(tmp_path / "prompt-state.bin", derive_key("ab" * 32, "raw", salt), salt,
+                        model_identity(path, None))
+
+    def first_prompt(messages: list[dict], with_cache: bool = True) -> tuple[int, int, str | None]:
+        with ChatEngine(path, n_ctx=1024, n_threads=2, seed=1, prompt_cache=cache if with_cache else None) as e:
+            "".join(e.stream(messages, max_tokens=2, temperature=0.0, head=2))
+            return e.last_prompt.reused, e.last_prompt.evaluated, e.chat_format
+
+    _, without_notes, chat_format = first_prompt([persona, hello], with_cache=False)
+    _, with_notes, _ = first_prompt([persona, notes, hello], with_cache=False)
+    assert chat_format == FALLBACK_FORMAT
+    assert with_notes > without_notes + 10, (without_notes, with_notes)  # the notes reach the model
+    reused, _, _ = first_prompt([persona, notes, hello])
+    assert reused == 0 and cache.path.exists()
+    reused, _, _ = first_prompt([persona, notes, {"role": "user", "content": "Good morning!"}])
+    assert reused > 100

@@ -67,9 +67,9 @@ class ReceiptBanner(QFrame):
 # What the checked tables hold, in words (the full table list is in the receipt's tooltip).
 _PLACES = (("memory_history", "history"), ("memories_fts", "search index"), ("memory_vectors", "vector index"),
            ("memories", "memories"), ("consolidation_log", "tidy-up log"), ("meta", "summary index"),
-           ("write-ahead log", "write-ahead log"))
+           ("write-ahead log", "write-ahead log"), ("prompt cache", "saved prompt state"))
 _PLACE_ORDER = ("memories", "history", "search index", "vector index", "tidy-up log", "summary index", "other tables",
-                "write-ahead log")
+                "write-ahead log", "saved prompt state")
 
 
 def places_in_words(checked: list[str]) -> str:

@@ -23,6 +23,7 @@ from memory.recall.index import rebuild, warning
 from memory.records import SOURCES, Memory
 from memory.storage.forgetting import forget
 from memory.storage.store import MAX_CONTENT, MemoryStore
+from memory.storage import vectors
 from memory.storage.vectors import _set_meta
 from memory.text import STOPWORDS, has_cjk, has_negation, tokens
 
@@ -489,13 +490,8 @@ def _clusters(items: list[_Item], relation: Callable[[_Item, _Item], str | None]
 
 
 def _vectors(store: MemoryStore, rids: list[int]) -> dict[int, np.ndarray]:
-    out: dict[int, np.ndarray] = {}
-    for start in range(0, len(rids), 500):
-        chunk = rids[start:start + 500]
-        rows = store.db.read(f"SELECT rowid, embedding FROM memory_vectors WHERE rowid IN ({','.join('?' * len(chunk))})",
-                             tuple(chunk))
-        out.update({rid: np.frombuffer(blob, dtype=np.float32) for rid, blob in rows})
-    return out
+    with store.db.lock:
+        return vectors.stored(store.db.conn, rids)
 
 
 def _evidence(survivor: Memory, group: list[Memory], cluster: list[Memory]) -> dict:

@@ -58,13 +58,24 @@ def bm25_hits(conn, text: str, limit: int, capped: bool = True) -> dict[int, flo
 
 def _newest_ranked(conn, terms: list[str], counts: dict[str, int], limit: int) -> dict[int, float]:
     """Every term is common: the newest matches, scored by the rarity of the terms each one holds
-    (bm25() itself would read every term's whole list of rows to count them)."""
-    rows = conn.execute(
-        "SELECT rowid, text FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rowid DESC LIMIT ?",
-        (_match(terms), CAPPED_ROWS)).fetchall()
+    (bm25() itself would read every term's whole list of rows to count them).
+
+    Which terms a row holds comes from the index too (one term's matches among those newest rows), not from
+    reading and splitting each row's text in Python; with one term every row holds it."""
+    rids = [r for (r,) in conn.execute(
+        "SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rowid DESC LIMIT ?",
+        (_match(terms), CAPPED_ROWS)).fetchall()]
+    if not rids:
+        return {}
     weight = {t: 1.0 / math.log(2 + counts[t]) for t in terms}
-    scored = [(rid, -sum(w for t, w in weight.items() if t in set(text.split()))) for rid, text in rows]
-    scored.sort(key=lambda r: r[1])
+    score = dict.fromkeys(rids, 0.0)  # newest first, so equal scores keep that order
+    for term in terms:
+        held = rids if len(terms) == 1 else [r for (r,) in conn.execute(
+            "SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? AND rowid >= ?", (_match([term]), rids[-1]))]
+        for rid in held:
+            if rid in score:
+                score[rid] -= weight[term]
+    scored = sorted(score.items(), key=lambda r: r[1])
     return _normalized(scored[:limit] if limit >= 0 else scored)
 
 

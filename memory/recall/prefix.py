@@ -78,7 +78,6 @@ def prefix_is_current(prefix: MemoryPrefix, store: MemoryStore, today: date, bud
     """Whether `prefix` still says only what is true; at a new session, also whether nothing was added."""
     if prefix.today != today or prefix.budget != budget:
         return False
-    now = frozenset(_shown(m) for m in _usable(store))
     if new_session:
-        return now == prefix.everything
-    return prefix.shown <= now
+        return frozenset(_shown(m) for m in _usable(store)) == prefix.everything
+    return prefix.shown <= frozenset(_shown(m) for m in store.usable(ids=prefix.ids))

@@ -37,7 +37,7 @@ def select(store: MemoryStore, query: str, today: date, settings: RetrievalSetti
     """The memories to inject for this message, most important first, within the token budget."""
     hits = [h for h in search(store, query, k=20, weights=settings.weights, include_disabled=False)
             if h.relevance >= settings.relevance_floor]
-    always = [m for m in store.list() if not m.disabled and (m.pinned or m.category in _ALWAYS)]
+    always = store.usable(always=_ALWAYS)
     upcoming = [m for m in store.list(category="event") if not m.disabled and _is_upcoming(m, today)]
     ordered = _order(hits, always, upcoming)
     return _within_budget(_cap_per_topic(ordered), settings.budget_tokens, count_tokens)

@@ -24,6 +24,13 @@ class ForgetReceipt:
     found_in: list[str] = field(default_factory=list)
     mentioned_in_sessions: list[str] = field(default_factory=list)
 
+    def add_place(self, place: str, clean: bool) -> None:
+        """Record one more place checked outside the database (a file the caller owns): clean, or the text may be there."""
+        self.checked.append(place)
+        if not clean:
+            self.found_in.append(place)
+            self.verified = False
+
     def to_json(self) -> dict:
         return {"forgotten": self.forgotten, "verified": self.verified, "checked": self.checked,
                 "found_in": self.found_in, "mentioned_in_sessions": self.mentioned_in_sessions}

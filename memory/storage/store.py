@@ -91,6 +91,21 @@ class MemoryStore:
         sql = _SELECT + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY rid"
         return [_row_to_memory(r) for r in self.db.read(sql, tuple(params))]
 
+    def usable(self, ids: Iterable[str] | None = None, always: tuple[str, ...] | None = None) -> builtins.list[Memory]:
+        """Active memories that are not disabled, oldest first: those with these ids, or pinned or in one of the
+        `always` categories, or (neither given) all of them. The filter runs in SQL, so a turn that needs a few
+        memories does not build every one."""
+        where, params = ["status = 'active'", "disabled = 0"], []
+        if ids is not None:
+            ids = builtins.list(ids)
+            where.append(f"id IN ({','.join('?' * len(ids))})")
+            params.extend(ids)
+        if always is not None:
+            where.append(f"(pinned = 1 OR category IN ({','.join('?' * len(always))}))")
+            params.extend(always)
+        sql = _SELECT + " WHERE " + " AND ".join(where) + " ORDER BY rid"
+        return [_row_to_memory(r) for r in self.db.read(sql, tuple(params))]
+
     def by_topic(self, topic: str) -> builtins.list[Memory]:  # `list` here is the method above
         """Active memories that share a reconciliation topic."""
         rows = self.db.read(_SELECT + " WHERE topic = ? AND status = 'active' ORDER BY rid", (topic,))

@@ -145,6 +145,21 @@ def similarity(conn, query: Sequence[float], rids: Sequence[int], space: Space =
     return vector_index.loaded(conn, space.table, len(q)).similarity(q, rids)
 
 
+def stored(conn, rids: Sequence[int], space: Space = MAIN) -> dict[int, np.ndarray]:
+    """The exact stored (float32) vectors of these memories, those that have one.
+
+    One `rowid = ?` lookup per memory, which vec0 answers from its rowid index: the work follows len(rids), not
+    the table (`rowid IN (...)` scans the whole table once per statement, see `vector_index`), and nothing is
+    loaded for it (a consolidation run from the command line does not read the whole table into memory)."""
+    out: dict[int, np.ndarray] = {}
+    sql = f"SELECT embedding FROM {space.table} WHERE rowid = ?"
+    for rid in rids:
+        row = conn.execute(sql, (rid,)).fetchone()
+        if row is not None:
+            out[rid] = np.frombuffer(row[0], dtype=np.float32)
+    return out
+
+
 def dump(conn, rid: int, space: Space = MAIN) -> str | None:
     """The stored vector as JSON text (for checks), or None."""
     row = conn.execute(f"SELECT vec_to_json(embedding) FROM {space.table} WHERE rowid = ?", (rid,)).fetchone()
