@@ -10,7 +10,8 @@ tunes nothing. Every clause of every user
 message is a row: worth keeping when it carries a quoted memory (`evidence`), with that memory's
 category, polarity and change; whole messages are rows for the attack head. The clause heads read the
 clause's and its message's sentence vectors (models/multilingual.py, one thread, so the same numbers
-on every run) beside the n-grams. The supersede pair model
+on every run) beside the n-grams. The second reading (memory/learn/context.py) is fitted on the heads'
+out-of-fold scores and on neighbour votes from other cases. The supersede pair model
 (memory/learn/supersede.py) is trained last, from pairs built by scripts/supersede_pairs.py. Character n-grams serve
 English and Chinese alike. Training is deterministic: the same corpus gives the same arrays.
 """
@@ -226,8 +227,8 @@ def context_arrays(rows: list[ClauseRow], x, clause_vectors: np.ndarray) -> dict
     neighbours = Neighbours(bits, worth_y, cat_index)
     groups = np.array([r.group for r in rows])
     parts = []
-    for start in range(0, len(rows), 2000):  # a similarity block at a time: 2000 x all rows
-        end = min(len(rows), start + 2000)
+    for start in range(0, len(rows), 256):  # a block of rows at a time: each holds 256 x all rows x 8 words
+        end = min(len(rows), start + 256)
         parts.append(neighbours.vote(clause_vectors[start:end], exclude=groups[start:end, None] == groups[None, :]))
     votes = Votes(np.concatenate([v.worth for v in parts]), np.concatenate([v.nearest for v in parts]),
                   np.concatenate([v.category for v in parts]))

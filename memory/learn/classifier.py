@@ -89,7 +89,8 @@ class TrainedExtractor:
         self._heads = {h: _Head(np.ascontiguousarray(np.asarray(arrays[f"{h}_coef"], dtype=np.float32).T),
                                 np.asarray(arrays[f"{h}_intercept"], dtype=np.float32),
                                 tuple(str(c) for c in arrays[f"{h}_classes"])) for h in HEADS}
-        # The supersede pair model (memory/learn/supersede.py) ships in the same file.
+        # The second reading (memory/learn/context.py) and the supersede pair model (memory/learn/supersede.py)
+        # ship in the same file.
         self.context = ContextReader(arrays) if ContextReader.available(arrays) else None
         if self.context is not None and self._heads["category"].classes != CATEGORY_ORDER:
             raise ValueError(f"category classes {self._heads['category'].classes} are not {CATEGORY_ORDER}")
