@@ -73,11 +73,14 @@ TRIVIA = [
     "if I ever won the lottery I'd buy a boat", "如果我是猫，我就天天睡觉", "what if we lived on Mars",
     "ugh it's pouring and I forgot my umbrella", "中午吃了碗牛肉面，一般般吧", "the traffic was insane today",
     "帮我想个周末发朋友圈的文案呗", "can you write me a poem about spring?", "今天天气真好", "为什么猫咪喜欢踩奶",
+    "下雨了 好烦 不想出门",
 ]
 FACTS = [
     "I'm a nurse in Denver", "I hate cilantro", "my sister Lily had a baby", "我叫林悦", "我在成都当护士",
     "I'm a weather forecaster", "can you stop asking me so many questions?", "能不能别叫我亲爱的",
     "I love rainy days", "I work nights at a warehouse",
+    # weather first, then facts typed without punctuation: the spaces separate the thoughts
+    "下雨了 好烦 对了我下周三要去北京面试 新养了一只橘猫叫芒果",
 ]
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from memory.learn.clauses import split_clauses
+
 I = re.IGNORECASE
 ABOUT_AI = re.compile(r"\b(?:you|your|yourself|ai|assistant|bot|chatbot|model|companion|llm)\b|你|AI|人工智能|助手|机器人|模型|"
                       r"回答|回复", I)
@@ -239,8 +241,11 @@ def sentence_trivia(sentence: str) -> str | None:
 
 
 def _has_other_clause(sentence: str) -> bool:
-    """True when a sentence about the weather (or a meal) also says something else of substance."""
-    for clause in re.split(r"[,，;；]|\s+(?:and|but|so)\s+|不过|但是", sentence):
+    """True when a sentence about the weather (or a meal) also says something else of substance. Clauses
+    are cut as the extractor cuts them (a space between Chinese characters too: "下雨了 好烦 我下周要去面试"
+    is three thoughts typed without punctuation), and at "and"/"so"."""
+    pieces = [p for c in split_clauses(sentence) for p in re.split(r"[;；]|\s+(?:and|but|so)\s+|不过|但是", c.text)]
+    for clause in pieces:
         clause = clause.strip()
         substantial = len(re.findall(r"[\u4e00-\u9fff]", clause)) >= 6 or len(re.findall(r"[A-Za-z']+", clause)) >= 4
         if substantial and not CHITCHAT.search(clause) and not _is_ack(clause):
