@@ -235,14 +235,13 @@ def context_arrays(rows: list[ClauseRow], x, clause_vectors: np.ndarray) -> dict
     worth_rows = []
     for _, members in itertools.groupby(range(len(rows)), key=lambda i: (rows[i].group, rows[i].step)):
         idx = list(members)
-        sub = Votes(votes.worth[idx], votes.nearest[idx], votes.category[idx])
-        worth_rows.append(worth_features(oof_worth[idx], oof_cat[idx], [rows[i].text for i in idx], sub))
+        worth_rows.append(worth_features(oof_worth[idx], oof_cat[idx], [rows[i].text for i in idx], votes.take(idx)))
     out = {"context_bits": bits, "context_bits_worth": worth_y.astype(np.uint8),
            "context_bits_category": cat_index.astype(np.int8)}
     out.update(_scaled_fit(np.vstack(worth_rows), worth_y, 1.0, "context_worth"))
     pos = worth_y == 1
     cat_x = category_features(oof_cat[pos], [r.text for r, p in zip(rows, pos) if p],
-                              Votes(votes.worth[pos], votes.nearest[pos], votes.category[pos]))
+                              votes.take(pos))
     out.update(_scaled_fit(cat_x, cat_index[pos], 0.1, "context_category"))
     return out
 

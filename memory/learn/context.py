@@ -41,6 +41,10 @@ class Votes:
     nearest: np.ndarray    # (n,) similarity of the nearest one
     category: np.ndarray   # (n, 5) similarity-weighted category shares among neighbours that carried one
 
+    def take(self, rows) -> Votes:
+        """The votes of some rows (indices or a mask)."""
+        return Votes(self.worth[rows], self.nearest[rows], self.category[rows])
+
 
 class Neighbours:
     """The training clauses' sentence vectors as sign bits, with their labels: a vote by meaning."""
