@@ -93,6 +93,32 @@ def test_phrasings_without_a_rule_are_learned_in_the_users_words(cli, text, cate
     assert any(w["origin"].startswith(("classifier", "rule")) for w in hits)
 
 
+@pytest.mark.parametrize("text, wanted", [
+    # a rule reads the next clause for the same slot (city): the birthplace is not dropped as its duplicate
+    ("technically I was born in Durban, we moved to Aus when I was 7", [["Durban"], ["Aus"]]),
+    # a rule quotes the last clauses: the news in the first ones is still kept
+    ("刚跟女朋友领证了！！她叫婷婷 我们打算十月办婚礼 对了我已经戒烟三个月了 为了备孕", [["领证"], ["戒"]]),
+])
+def test_each_fact_of_a_message_is_kept_beside_the_rules(cli, text, wanted):
+    contents = [w["content"] for w in _extract(cli, text)["written"]]
+    for words in wanted:
+        assert any(all(x in c for x in words) for c in contents), (words, contents)
+
+
+def test_a_clause_read_as_negative_is_kept_in_the_users_words_a_rewrite_that_lost_the_not_is_not():
+    from datetime import date
+
+    from memory.learn.validate import validate
+    from memory.records import Candidate
+    said = "最近失恋了 整个人都不太好"
+    clause = Candidate("relationship", "最近失恋了", "最近失恋了", origin="classifier:worth=0.92", polarity=-1)
+    rewrite = Candidate("preference", "Likes sushi", "i don't like sushi", origin="rule:en.x", polarity=-1)
+    kept, rejected = validate([clause], said, None, date(2026, 5, 1))
+    assert [c.content for c in kept] == ["最近失恋了"], rejected
+    kept, rejected = validate([rewrite], "i don't like sushi", None, date(2026, 5, 1))
+    assert not kept and "polarity lost" in rejected[0].reason
+
+
 def test_classifier_candidates_say_where_they_came_from_with_scores(cli):
     written = _extract(cli, "living way out in rural Montana these days")["written"]
     origins = [w["origin"] for w in written if w["origin"].startswith("classifier")]

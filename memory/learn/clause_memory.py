@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
 from pathlib import Path
+from typing import Sequence
 
 from memory.dates import find_dates
 from memory.learn.classifier import ClauseScore, TrainedExtractor
@@ -62,12 +63,14 @@ def topic_words(text: str) -> list[str]:
     return [t for t in tokens(text) if t not in stop and not t.isdigit() and (len(t) > 2 or has_cjk(t))]
 
 
-def group_clauses(scores: list[ClauseScore], threshold: float) -> list[ClauseGroup]:
-    """Kept clauses, with a neighbour joined when it continues the same thing (same category, or short)."""
+def group_clauses(scores: list[ClauseScore], threshold: float,
+                  taken: Sequence[tuple[int, int]] = ()) -> list[ClauseGroup]:
+    """Kept clauses, with a neighbour joined when it continues the same thing (same category, or short).
+    A clause a rule candidate quotes (`taken` spans) is the rule's: it neither joins a group nor bridges two."""
     groups: list[list[ClauseScore]] = []
     last_index = -2
     for i, s in enumerate(scores):
-        if s.worth < threshold or s.clause is None:
+        if s.worth < threshold or s.clause is None or _taken(s.clause.start, s.clause.end, taken):
             continue
         prev = groups[-1][-1] if groups else None
         joins = prev is not None and last_index == i - 1 and (
@@ -79,6 +82,10 @@ def group_clauses(scores: list[ClauseScore], threshold: float) -> list[ClauseGro
             groups.append([s])
         last_index = i
     return [ClauseGroup(g[0].clause.start, g[-1].clause.end, tuple(g)) for g in groups]  # type: ignore[union-attr]
+
+
+def _taken(start: int, end: int, taken: Sequence[tuple[int, int]]) -> bool:
+    return any(min(end, e) - max(start, s) > 0 for s, e in taken)
 
 
 def render(quote: str) -> str:
@@ -95,6 +102,11 @@ def topic_for(group: ClauseGroup, category: str, quote: str) -> str | None:
     lead = group.lead
     if lead.slot != "other" and lead.slot_p >= SLOT_CONFIDENCE and lead.slot.startswith(category + ":"):
         return lead.slot
+    return topic_key(category, quote)
+
+
+def topic_key(category: str, quote: str) -> str | None:
+    """The topic of a clause memory with no slot: its category and first topic words ("preference:~sushi")."""
     words = topic_words(quote)
     return f"{category}:{TOPIC_WORDS_MARK}{' '.join(words[:4])}" if words else None
 
@@ -115,9 +127,7 @@ def clause_candidates(model: TrainedExtractor, text: str, today: date,
     if change_only:
         scores = [s for s in scores if s.worth < model.worth_threshold]
     out: list[Candidate] = []
-    for group in group_clauses(scores, CHANGE_ONLY_WORTH if change_only else model.worth_threshold):
-        if any(min(group.end, e) - max(group.start, s) > 0 for s, e in taken):
-            continue
+    for group in group_clauses(scores, CHANGE_ONLY_WORTH if change_only else model.worth_threshold, taken):
         quote = text[group.start:group.end]
         if too_long_for_a_fact(quote):
             continue

@@ -11,6 +11,7 @@ from dataclasses import replace
 from datetime import date
 
 from memory.dates import absolutize
+from memory.learn.clause_memory import topic_key
 from memory.learn.clauses import too_long_for_a_fact
 from memory.learn.guard import instruction_reason, trivia_reason
 from memory.learn.rules.en import MOODS, PETS, RELATIONS, STYLE_NOUN
@@ -65,6 +66,7 @@ def validate(candidates: list[Candidate], user_text: str, assistant_text: str | 
         if reason is None:
             cand, reason = _with_dates(cand, today)
         if reason is None:
+            cand = _own_topic(cand, kept)
             reason = _thresholds(cand, min_confidence, min_importance) or _duplicate(cand, kept)
         if reason:
             rejected.append(Rejection(cand.content, reason))
@@ -182,7 +184,9 @@ def _clauses(text: str) -> list[str]:
 def _negation_dropped(c: Candidate, user_text: str) -> str | None:
     """Reject a candidate whose quote negates what its content affirms ("I don't like X" -> "Likes X")."""
     content_negated = bool(NEG_CONTENT.search(c.content))
-    if c.polarity < 0 and not content_negated:
+    # A clause memory is the user's own words, so a negative reading ("i'm deaf", "最近失恋了") is in them;
+    # a rule's or the model's rewrite ("Likes X") is what can lose the "not".
+    if c.polarity < 0 and not content_negated and not c.origin.startswith("classifier"):
         return "polarity lost: a negative statement stored as positive"
     if content_negated:
         return None
@@ -198,6 +202,21 @@ def _negation_dropped(c: Candidate, user_text: str) -> str | None:
 
 
 # ---------------------------------------------------------------- dates, thresholds, duplicates
+
+
+def _own_topic(c: Candidate, kept: list[Candidate]) -> Candidate:
+    """A clause memory whose slot guess a rule candidate on other words already fills is keyed by its own
+    topic words instead, so the two stand side by side and neither replaces the other."""
+    if any(k.topic == c.topic and is_rule_origin(k.origin) and _apart(c, k) for k in kept if c.topic):
+        return replace(c, topic=topic_key(c.category, c.quote or c.content))
+    return c
+
+
+def _apart(c: Candidate, k: Candidate) -> bool:
+    """Does a clause memory quote other words of the message than the rule candidate on its topic? Then it
+    says something else ("born in Durban" beside the rule's "moved to Aus"), and the slot guess gave way."""
+    return (c.origin.startswith("classifier") and bool(c.quote) and bool(k.quote)
+            and c.quote not in k.quote and k.quote not in c.quote)
 
 
 HABIT_DAY = re.compile(r"\b(?P<d>(?:mon|tues|wednes|thurs|fri|satur|sun)day)\s+(?P<n>(?:[a-z-]+\s+){0,2}?(?:class(?:es)?|lessons?|"
@@ -241,7 +260,7 @@ def _duplicate(c: Candidate, kept: list[Candidate]) -> str | None:
         if c.content.casefold() == k.content.casefold():
             return "duplicate of another candidate"
         if not is_rule_origin(c.origin) and k.category == c.category:
-            if c.topic and c.topic == k.topic:
+            if c.topic and c.topic == k.topic and not _apart(c, k):
                 return f"same topic as a rule candidate ({k.topic})"
             other = set(content_units(k.content))
             if units and len(units & other) >= DUPLICATE_SHARE * min(len(units), len(other) or 1):
