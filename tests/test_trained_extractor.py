@@ -94,8 +94,6 @@ def test_phrasings_without_a_rule_are_learned_in_the_users_words(cli, text, cate
 
 
 @pytest.mark.parametrize("text, wanted", [
-    # a rule reads the next clause for the same slot (city): the birthplace is not dropped as its duplicate
-    ("technically I was born in Durban, we moved to Aus when I was 7", [["Durban"], ["Aus"]]),
     # a rule quotes the last clauses: the news in the first ones is still kept
     ("刚跟女朋友领证了！！她叫婷婷 我们打算十月办婚礼 对了我已经戒烟三个月了 为了备孕", [["领证"], ["戒"]]),
 ])
@@ -105,18 +103,47 @@ def test_each_fact_of_a_message_is_kept_beside_the_rules(cli, text, wanted):
         assert any(all(x in c for x in words) for c in contents), (words, contents)
 
 
+def test_a_clause_memory_on_other_words_than_a_rule_with_its_slot_keeps_its_own_topic():
+    from datetime import date
+
+    from memory.learn.validate import validate
+    from memory.records import Candidate
+    said = "technically I was born in Durban, we moved to Aus when I was 7"
+    rule = Candidate("profile", "Lives in Aus", "we moved to Aus when I was 7", origin="rule:en.x", topic="profile:city")
+    clause = Candidate("profile", "Technically they were born in Durban", "technically I was born in Durban",
+                       origin="classifier:worth=0.95", topic="profile:city")
+    kept, rejected = validate([rule, clause], said, None, date(2026, 5, 1))
+    assert [c.content for c in kept] == ["Lives in Aus", "Technically they were born in Durban"], rejected
+    assert kept[1].topic != "profile:city" and "durban" in kept[1].topic
+    same_words = Candidate("profile", "They moved to Aus when they were 7", "we moved to Aus when I was 7", origin="classifier:w",
+                           topic="profile:city")
+    kept, rejected = validate([rule, same_words], said, None, date(2026, 5, 1))
+    assert len(kept) == 1 and "same topic" in rejected[0].reason
+
+
 def test_a_clause_read_as_negative_is_kept_in_the_users_words_a_rewrite_that_lost_the_not_is_not():
     from datetime import date
 
     from memory.learn.validate import validate
     from memory.records import Candidate
     said = "最近失恋了 整个人都不太好"
-    clause = Candidate("relationship", "最近失恋了", "最近失恋了", origin="classifier:worth=0.92", polarity=-1)
+    clause = Candidate("relationship", "最近失恋了", "最近失恋了", confidence=0.96, origin="classifier:worth=0.92",
+                       polarity=-1)
     rewrite = Candidate("preference", "Likes sushi", "i don't like sushi", origin="rule:en.x", polarity=-1)
     kept, rejected = validate([clause], said, None, date(2026, 5, 1))
     assert [c.content for c in kept] == ["最近失恋了"], rejected
+    weak = Candidate("relationship", "Two kids threw up during circle time", "two kids threw up during circle time",
+                     confidence=0.83, origin="classifier:worth=0.63", polarity=-1)
+    kept, rejected = validate([weak], "lol today was CHAOS. two kids threw up during circle time", None, date(2026, 5, 1))
+    assert not kept, "a weakly kept bad day is not a fact"
     kept, rejected = validate([rewrite], "i don't like sushi", None, date(2026, 5, 1))
     assert not kept and "polarity lost" in rejected[0].reason
+
+
+def test_a_rule_match_the_trained_reading_finds_no_fact_in_is_dropped_with_its_reason(cli):
+    result = _extract(cli, "说真的 你觉不觉得上班挺没劲的 哈哈开玩笑 就是今天有点闲")
+    assert result["written"] == []
+    assert any("trained reading finds no fact" in r["reason"] for r in result["rejected"]), result["rejected"]
 
 
 def test_classifier_candidates_say_where_they_came_from_with_scores(cli):
@@ -164,3 +191,19 @@ def test_the_heads_read_the_stores_multilingual_vectors(companion_env):
         assert np.allclose(again[0], c.store.multilingual.embed(["line 599"])[0], atol=1e-5)
     finally:
         c.close()
+
+
+def test_a_clause_too_short_to_say_what_it_is_about_takes_in_the_clause_before_it():
+    from memory.learn.classifier import ClauseScore
+    from memory.learn.clause_memory import group_clauses
+    text = "the new meds are brutal, meds at 8, then bed"
+    clauses = split_clauses(text)
+
+    def score(k: int, worth: float) -> ClauseScore:
+        return ClauseScore(clauses[k].text, worth, "profile", 0.9, "neutral", 0.9, 0.0, clause=clauses[k])
+    scores = [score(0, 0.3), score(1, 0.8), score(2, 0.1)]
+    (group,) = group_clauses(scores, 0.5)
+    assert text[group.start:group.end] == "the new meds are brutal, meds at 8"
+    # the clause before is a rule's: the fragment is left alone (and the validators drop it as too slight)
+    (group,) = group_clauses(scores, 0.5, taken=[(clauses[0].start, clauses[0].end)])
+    assert text[group.start:group.end] == "meds at 8"

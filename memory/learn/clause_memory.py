@@ -81,7 +81,28 @@ def group_clauses(scores: list[ClauseScore], threshold: float,
         else:
             groups.append([s])
         last_index = i
+    groups = [_with_neighbour(g, scores, taken) for g in groups]
     return [ClauseGroup(g[0].clause.start, g[-1].clause.end, tuple(g)) for g in groups]  # type: ignore[union-attr]
+
+
+SLIGHT_CHARS = 6
+
+
+def _with_neighbour(group: list[ClauseScore], scores: list[ClauseScore],
+                    taken: Sequence[tuple[int, int]]) -> list[ClauseScore]:
+    """A kept clause too short to say what it is about ("Meds at 8", "三十年了") takes in the clause before
+    it, where its subject usually is (the one after, when it opens the message), unless a rule quotes
+    that clause: then the fragment adds to the rule's fact and is left to the validators."""
+    if sum(len(s.text) for s in group) > SLIGHT_CHARS * (1 if has_cjk(group[0].text) else 2):
+        return group
+    at = scores.index(group[0])
+    k = at - 1 if at > 0 else scores.index(group[-1]) + 1
+    if k >= len(scores):
+        return group
+    clause = scores[k].clause
+    if clause is None or _taken(clause.start, clause.end, taken):
+        return group
+    return [scores[k], *group] if k < at else [*group, scores[k]]
 
 
 def _taken(start: int, end: int, taken: Sequence[tuple[int, int]]) -> bool:

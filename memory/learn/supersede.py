@@ -21,7 +21,7 @@ from scipy import sparse
 from memory.learn.classifier import TrainedExtractor
 from memory.learn.clause_memory import topic_words
 from memory.records import Candidate, Memory
-from memory.text import has_negation
+from memory.text import has_cjk, has_negation
 
 REPLACE_PROBABILITY = 0.5
 MAX_REPLACED = 2
@@ -47,6 +47,7 @@ class Side:
     slot: str
     slot_p: float
     category: str
+    plain: str = ""  # the text, lower case: Chinese words are looked for inside it
     cols: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # the row as arrays
     vals: np.ndarray = field(default_factory=lambda: np.zeros(0))
 
@@ -61,8 +62,8 @@ def pair_features(old: Side, new: Side, message: Side, cosines: tuple[float, flo
     """The feature row of (stored memory, new clause within its message), in PAIR_FEATURES order;
     `cosines` (old·new, old·message) when they were computed for many pairs at once."""
     cos_clause, cos_message = cosines if cosines is not None else (dot(old.row, new.row), dot(old.row, message.row))
-    words_clause = min(3, len(old.words & new.words)) / 3
-    words_message = min(3, len(old.words & message.words)) / 3
+    words_clause = min(3, shared_words(old, new)) / 3
+    words_message = min(3, shared_words(old, message)) / 3
     union = old.bigrams | message.bigrams
     jaccard = len(old.bigrams & message.bigrams) / len(union) if union else 0.0
     same_slot = float(old.slot != "other" and old.slot == new.slot and min(old.slot_p, new.slot_p) >= 0.4)
@@ -74,6 +75,15 @@ def pair_features(old: Side, new: Side, message: Side, cosines: tuple[float, flo
     return [cos_clause, cos_message, words_clause, words_message, jaccard, new.change, change_message, turned,
             same_slot, both_open, same_category, kin, new.change * max(cos_clause, cos_message),
             same_slot * change_message]
+
+
+def shared_words(a: Side, b: Side) -> int:
+    """Topic words the two texts share. Chinese has no spaces, so a Chinese word of one found inside the
+    other's text counts too: "追与凤行" and "与凤行弃了" share 凤行 though the tokens differ (凤行 / 凤行弃)."""
+    common = a.words & b.words
+    inside = {w for w in a.words ^ b.words if len(w) >= 2 and has_cjk(w)
+              and (w in b.plain if w in a.words else w in a.plain)}
+    return len(common) + len(inside)
 
 
 def dot(a: dict[int, float], b: dict[int, float]) -> float:
@@ -116,7 +126,7 @@ def related(row: list[float]) -> bool:
 
 def shares_something(old: Side, new: Side, message: Side, cosine: float) -> bool:
     """`related(pair_features(old, new, message))`, without building the row: the cheap tests first."""
-    if cosine >= RELATED_COSINE or (old.words & new.words) or (old.words & message.words):
+    if cosine >= RELATED_COSINE or shared_words(old, new) or shared_words(old, message):
         return True
     if old.slot != "other" and old.slot == new.slot and min(old.slot_p, new.slot_p) >= 0.4:
         return True
@@ -128,7 +138,7 @@ def shares_something(old: Side, new: Side, message: Side, cosine: float) -> bool
 def side(row: dict[int, float], text: str, change: float, slot: str, slot_p: float, category: str) -> Side:
     """A Side from a text and the heads' readings of it."""
     return Side(row, frozenset(topic_words(text)), bigrams(text), has_negation(text), change, slot, slot_p, category,
-                np.fromiter(row.keys(), dtype=np.int64, count=len(row)),
+                text.lower(), np.fromiter(row.keys(), dtype=np.int64, count=len(row)),
                 np.fromiter(row.values(), dtype=np.float64, count=len(row)))
 
 
