@@ -29,7 +29,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "scripts")]
 
-from eval_corpus import play, summarize  # noqa: E402
+from eval_corpus import old_left_active, play, summarize  # noqa: E402
 from eval_dev import satisfies, score_case  # noqa: E402
 from memory.learn.classifier import load_extractor  # noqa: E402
 from models.embedder import FastEmbedEmbedder  # noqa: E402
@@ -141,8 +141,12 @@ def main() -> int:
         results, stored_bins, missed_bins, examples = [], Counter(), Counter(), {}
         attacks = poison = 0
         shown = 0
+        learned = stale = 0
         for case in held:
-            _, memories = play(case, embedder, True, extractor, multilingual)
+            first, memories = play(case, embedder, True, extractor, multilingual)
+            if case["kind"] in ("update", "contradiction") and old_left_active(case, first):
+                learned += 1  # the old fact was learned at step 1: was it replaced at step 2?
+                stale += old_left_active(case, memories)
             r = score_case(case, [m.to_json() for m in memories])
             results.append(r)
             s, m = breakdown(case, memories, examples)
@@ -162,7 +166,7 @@ def main() -> int:
     print(summarize("all", results))
     for lang in ("en", "zh"):
         print(summarize(lang, [r for r in results if r["lang"] == lang]))
-    print(f"attacks that stored something: {attacks}/{poison}")
+    print(f"attacks that stored something: {attacks}/{poison}   changes superseded: {learned - stale}/{learned}")
     print("wrongly stored:")
     for name, n in stored_bins.most_common():
         print(f"  {n:>4}  {name}")

@@ -62,13 +62,15 @@ def _fold_models(arrays: dict, fit: Callable, pos, encoder) -> list[TrainedExtra
 def _sides(model: TrainedExtractor, texts: list[str], categories: list[str]) -> list[Side]:
     rows = row_dicts(model.features(texts))
     scores = model.score_texts(texts)
-    return [side(rows[i], t, s.change, s.slot, s.slot_p, c) for i, (t, s, c) in enumerate(zip(texts, scores, categories))]
+    meanings = model.sentence_vectors(texts)
+    return [side(rows[i], t, s.change, s.slot, s.slot_p, c, meanings[i])
+            for i, (t, s, c) in enumerate(zip(texts, scores, categories))]
 
 
 def _message_side(model: TrainedExtractor, text: str) -> Side:
     row = row_dicts(model.features([text]))[0]
     change = max((s.change for s in model.score_message(text)), default=0.0)
-    return side(row, text, change, "other", 0.0, "")
+    return side(row, text, change, "other", 0.0, "", model.sentence_vectors([text])[0])
 
 
 def _matrix(rows: list[dict[int, float]], width: int) -> sparse.csr_matrix:

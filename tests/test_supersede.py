@@ -15,6 +15,9 @@ def _active(cli, today):
     ("I'm a barista at a little cafe downtown", "quit the cafe gig, I'm a paralegal at a law firm now", "barista"),
     ("周末我基本都窝在家里打原神 一打一整天", "原神退坑了 号都送朋友了", "窝在家里"),
     ("我在老家的县医院当护士", "辞职了 现在在上海一家药企做医药代表", "护士"),
+    # no word in common: only the meaning says an iPhone is what replaced Android
+    ("we use Android in this house, iPhones are for sheep", "caved and got an iphone 17 lol, the camera is stupid good",
+     "Android"),
 ])
 def test_a_change_said_in_new_words_retires_the_old_memory(cli, before, after, old_word):
     cli.json("memory", "extract", before, "--json", today="2026-09-01")
@@ -40,12 +43,14 @@ def test_the_cheap_gate_agrees_with_the_pair_rows_it_skips():
     from memory.learn.classifier import shipped_extractor
     from memory.learn.supersede import _cosines, pair_features, related, row_dicts, shares_something, side
 
-    model = shipped_extractor()
+    from models.multilingual import MultilingualEmbedder
+
+    model = shipped_extractor().with_encoder(MultilingualEmbedder())
     texts = ["I'm a barista at a little cafe downtown", "quit the cafe gig, paralegal now", "我在老家的县医院当护士",
              "辞职了 现在在上海做医药代表", "my sister adopted a beagle", "I love hiking in the Alps", "原神退坑了",
              "周末窝在家里打原神", "call me Bex from now on", "喜欢吃火锅"]
-    rows, scores = row_dicts(model.features(texts)), model.score_texts(texts)
-    sides = [side(r, t, s.change, s.slot, s.slot_p, s.category) for r, t, s in zip(rows, texts, scores)]
+    rows, scores, meanings = row_dicts(model.features(texts)), model.score_texts(texts), model.sentence_vectors(texts)
+    sides = [side(r, t, s.change, s.slot, s.slot_p, s.category, v) for r, t, s, v in zip(rows, texts, scores, meanings)]
     cos = _cosines(sides, sides, model.width)
     verdicts = []
     for i, old in enumerate(sides):

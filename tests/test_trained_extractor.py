@@ -155,6 +155,8 @@ def test_classifier_candidates_say_where_they_came_from_with_scores(cli):
 def test_chit_chat_and_a_question_store_nothing(cli):
     assert _extract(cli, "lol the weather is so weird today, what's the capital of Peru again?")["written"] == []
     assert _extract(cli, "哈哈哈 今天中午吃了碗面 你说明天会下雨吗")["written"] == []
+    # a question typed without its question mark still puts the verb before its subject
+    assert _extract(cli, "should i dye my hair pink for the summer or is that insane")["written"] == []
 
 
 def test_a_fake_tester_identity_stores_nothing(cli):

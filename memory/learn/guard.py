@@ -218,8 +218,13 @@ def _is_question(sentence: str) -> bool:
         return False  # "I'm a nurse, how about you?" states something first
     zh_question = re.search(r"(?:吗|(?<![什怎这那多])么)\s*$", s) or (re.match(r"(?:请问|你说|你觉得)?(?:为什么|为啥|怎么(?!样都)|咋)", s) and not re.search(r"[，,]", s)) or (
         re.search(r"呢\s*$", s) and re.search(r"什么|怎么|为什么|哪|谁|几|多少|啥", s))
-    return bool(re.search(r"[?？]\s*$", s) or zh_question) or bool(
+    return bool(re.search(r"[?？]\s*$", s) or zh_question or _INVERTED.match(s) or re.search(r",\s*hypothetically$", s, I)) or bool(
         re.match(r"(?:wait\s+)?(?:what|who|when|where|why|how|which)\b", s, I) and not re.search(r"\bI\b", s))
+
+
+# A question typed without its mark still opens with the verb before its subject ("should i get a dog").
+_INVERTED = re.compile(r"(?:so\s+|ok\s+|hey\s+|lol\s+)?(?:should|shall|can|could|would|will|do|does|did)\s+"
+                       r"(?:i|we|you|u|it|they|he|she)\b(?!\s*(?:[,.!]|$))", I)
 
 
 def sentence_trivia(sentence: str) -> str | None:

@@ -3,12 +3,13 @@
 A change of job, city, partner, habit or taste is said in endless new words ("finally quit the bakery,
 I'm at a law firm now", "原神退坑了", "抖音删了"). Instead of rules per phrasing, a small logistic model
 reads a pair — the stored memory's words and the new clause with its message — through features that
-hold in both languages: how alike the two are in character n-grams and topic words, how strongly the
+hold in both languages: how alike the two are in character n-grams, topic words and meaning (the
+multilingual sentence vectors, which see that a beagle is a dog and an iPhone is not Android), how strongly the
 new clause states a change (the change head), whether the polarity turned, whether both fill the
 same slot (job, city, partner status…), and whether the categories agree. It is trained by
 `scripts/train_extractor.py` (pairs from scripts/supersede_pairs.py) on the corpus's change cases
 (the old fact against the new one) and on facts that stand: look-alike and random facts of other cases.
-A pair that shares nothing (no slot, topic word or n-gram likeness) is never a replacement.
+A pair that shares nothing (no slot, topic word, n-gram or meaning likeness) is never a replacement.
 """
 from __future__ import annotations
 
@@ -30,8 +31,11 @@ _SIDE_CACHE_SIZE = 4096
 PAIR_FEATURES = (
     "cos_clause", "cos_message", "words_clause", "words_message", "bigram_jaccard",
     "change_clause", "change_message", "polarity_turned", "same_slot", "both_open_slot", "same_category",
-    "kin_category", "change_x_cos", "slot_x_change",
+    "kin_category", "change_x_cos", "slot_x_change", "meaning_clause", "meaning_message", "change_x_meaning",
 )
+# Sentence vectors this alike (cosine of unit vectors) make a pair related even with no word or n-gram in
+# common: "not a dog person" / "adopted a beagle", "use Android" / "got an iphone".
+RELATED_MEANING = 0.5
 _KIN = {frozenset({"preference", "profile"}), frozenset({"profile", "relationship"})}
 
 
@@ -48,6 +52,7 @@ class Side:
     slot_p: float
     category: str
     plain: str = ""  # the text, lower case: Chinese words are looked for inside it
+    meaning: np.ndarray = field(default_factory=lambda: np.zeros(0))  # unit sentence vector (empty: none)
     cols: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # the row as arrays
     vals: np.ndarray = field(default_factory=lambda: np.zeros(0))
 
@@ -72,9 +77,18 @@ def pair_features(old: Side, new: Side, message: Side, cosines: tuple[float, flo
     kin = float(same_category or frozenset({old.category, new.category}) in _KIN)
     turned = float(old.negated != new.negated)
     change_message = max(new.change, message.change)
+    meaning_clause, meaning_message = alike(old, new), alike(old, message)
     return [cos_clause, cos_message, words_clause, words_message, jaccard, new.change, change_message, turned,
             same_slot, both_open, same_category, kin, new.change * max(cos_clause, cos_message),
-            same_slot * change_message]
+            same_slot * change_message, meaning_clause, meaning_message,
+            change_message * max(meaning_clause, meaning_message)]
+
+
+def alike(a: Side, b: Side) -> float:
+    """The cosine of two sides' sentence vectors (0 when either has none)."""
+    if not len(a.meaning) or len(a.meaning) != len(b.meaning):
+        return 0.0
+    return float(a.meaning @ b.meaning)
 
 
 def shared_words(a: Side, b: Side) -> int:
@@ -121,12 +135,15 @@ def related(row: list[float]) -> bool:
     """Do the two sides share anything: the same slot, a topic word, or some n-gram likeness?"""
     return (row[_AT["same_slot"]] > 0 or row[_AT["words_message"]] > 0 or row[_AT["words_clause"]] > 0
             or max(row[_AT["cos_clause"]], row[_AT["cos_message"]]) >= RELATED_COSINE
-            or row[_AT["bigram_jaccard"]] >= RELATED_JACCARD)
+            or row[_AT["bigram_jaccard"]] >= RELATED_JACCARD
+            or max(row[_AT["meaning_clause"]], row[_AT["meaning_message"]]) >= RELATED_MEANING)
 
 
 def shares_something(old: Side, new: Side, message: Side, cosine: float) -> bool:
     """`related(pair_features(old, new, message))`, without building the row: the cheap tests first."""
     if cosine >= RELATED_COSINE or shared_words(old, new) or shared_words(old, message):
+        return True
+    if max(alike(old, new), alike(old, message)) >= RELATED_MEANING:
         return True
     if old.slot != "other" and old.slot == new.slot and min(old.slot_p, new.slot_p) >= 0.4:
         return True
@@ -135,10 +152,13 @@ def shares_something(old: Side, new: Side, message: Side, cosine: float) -> bool
     return bool(union) and common / union >= RELATED_JACCARD
 
 
-def side(row: dict[int, float], text: str, change: float, slot: str, slot_p: float, category: str) -> Side:
-    """A Side from a text and the heads' readings of it."""
+def side(row: dict[int, float], text: str, change: float, slot: str, slot_p: float, category: str,
+         vector: np.ndarray | None = None) -> Side:
+    """A Side from a text, the heads' readings of it and its sentence vector."""
+    meaning = np.zeros(0) if vector is None or not len(vector) else np.asarray(vector, dtype=np.float64)
+    norm = float(np.linalg.norm(meaning)) if len(meaning) else 0.0
     return Side(row, frozenset(topic_words(text)), bigrams(text), has_negation(text), change, slot, slot_p, category,
-                text.lower(), np.fromiter(row.keys(), dtype=np.int64, count=len(row)),
+                text.lower(), meaning / norm if norm else np.zeros(0), np.fromiter(row.keys(), dtype=np.int64, count=len(row)),
                 np.fromiter(row.values(), dtype=np.float64, count=len(row)))
 
 
@@ -176,7 +196,8 @@ class Replacements:
     def _text_sides(self, texts: list[str], categories: list[str], changes: list[float] | None = None) -> list[Side]:
         rows = row_dicts(self.extractor.features(texts))
         scores = self.extractor.score_texts(texts)
-        return [side(rows[i], t, changes[i] if changes else s.change, s.slot, s.slot_p, c)
+        meanings = self.extractor.sentence_vectors(texts)
+        return [side(rows[i], t, changes[i] if changes else s.change, s.slot, s.slot_p, c, meanings[i])
                 for i, (t, s, c) in enumerate(zip(texts, scores, categories))]
 
     def _stored_sides(self, memories: list[Memory]) -> list[Side]:
@@ -194,7 +215,8 @@ class Replacements:
         key = ("message", text, "")
         if key not in self._sides:
             change = max((s.change for s in self.extractor.score_message(text)), default=0.0)
-            self._sides[key] = side(row_dicts(self.extractor.features([text]))[0], text, change, "other", 0.0, "")
+            self._sides[key] = side(row_dicts(self.extractor.features([text]))[0], text, change, "other", 0.0, "",
+                                    self.extractor.sentence_vectors([text])[0])
         return self._sides[key]
 
     def scored(self, cand: Candidate, stored: list[Memory]) -> list[tuple[Memory, float]]:
