@@ -266,7 +266,7 @@ def cross_validate(cases: list[dict], folds: int, encoder: CachedEncoder) -> Non
         held = [c for c in cases if c["id"] not in train_ids]
         rows = clause_rows(held)
         for row, score in zip(rows, model.score_texts([r.text for r in rows], messages=[r.message for r in rows])):
-            kept = score.worth >= model.worth_threshold
+            kept = score.worth >= model.threshold_for(row.text)
             tp += kept and row.worth
             fp += kept and not row.worth
             fn += (not kept) and row.worth

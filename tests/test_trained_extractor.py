@@ -209,3 +209,15 @@ def test_a_clause_too_short_to_say_what_it_is_about_takes_in_the_clause_before_i
     # the clause before is a rule's: the fragment is left alone (and the validators drop it as too slight)
     (group,) = group_clauses(scores, 0.5, taken=[(clauses[0].start, clauses[0].end)])
     assert text[group.start:group.end] == "meds at 8"
+
+
+def test_chinese_clauses_are_kept_from_a_lower_worth_than_english_ones():
+    from memory.learn.classifier import ClauseScore
+    from memory.learn.clause_memory import group_clauses
+    model = shipped_extractor()
+    text = "我在杭州做设计, I work in design in Hangzhou"
+    clauses = split_clauses(text)
+    scores = [ClauseScore(c.text, 0.45, "profile", 0.9, "neutral", 0.9, 0.0, clause=c) for c in clauses]
+    kept = [text[g.start:g.end] for g in group_clauses(scores, model.threshold_for)]
+    assert kept == ["我在杭州做设计"]
+    assert model.threshold_for("我在杭州做设计") < model.threshold_for("I work in design in Hangzhou")

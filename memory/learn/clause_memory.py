@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 from memory.dates import find_dates
 from memory.learn.classifier import ClauseScore, TrainedExtractor
@@ -63,14 +63,15 @@ def topic_words(text: str) -> list[str]:
     return [t for t in tokens(text) if t not in stop and not t.isdigit() and (len(t) > 2 or has_cjk(t))]
 
 
-def group_clauses(scores: list[ClauseScore], threshold: float,
+def group_clauses(scores: list[ClauseScore], threshold: float | Callable[[str], float],
                   taken: Sequence[tuple[int, int]] = ()) -> list[ClauseGroup]:
     """Kept clauses, with a neighbour joined when it continues the same thing (same category, or short).
     A clause a rule candidate quotes (`taken` spans) is the rule's: it neither joins a group nor bridges two."""
     groups: list[list[ClauseScore]] = []
     last_index = -2
+    bar = threshold if callable(threshold) else (lambda text: threshold)
     for i, s in enumerate(scores):
-        if s.worth < threshold or s.clause is None or _taken(s.clause.start, s.clause.end, taken):
+        if s.worth < bar(s.text) or s.clause is None or _taken(s.clause.start, s.clause.end, taken):
             continue
         prev = groups[-1][-1] if groups else None
         joins = prev is not None and last_index == i - 1 and (
@@ -146,9 +147,10 @@ def clause_candidates(model: TrainedExtractor, text: str, today: date,
     message's clause scores when the caller already has them."""
     scores = model.score_message(text) if scores is None else scores
     if change_only:
-        scores = [s for s in scores if s.worth < model.worth_threshold]
+        scores = [s for s in scores if s.worth < model.threshold_for(s.text)]
     out: list[Candidate] = []
-    for group in group_clauses(scores, CHANGE_ONLY_WORTH if change_only else model.worth_threshold, taken):
+    bar = (lambda text: CHANGE_ONLY_WORTH) if change_only else model.threshold_for
+    for group in group_clauses(scores, bar, taken):
         quote = text[group.start:group.end]
         if too_long_for_a_fact(quote):
             continue
