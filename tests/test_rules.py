@@ -106,7 +106,10 @@ EVENTS = [
     ("下个月8号去巴厘岛度蜜月", date(2026, 4, 6), ["2026-05-08", "蜜月"], "下个月"),
     ("说起来我下周六要去参加闺蜜的婚礼", date(2026, 4, 6), ["2026-04-18", "婚礼"], "说起来"),
     ("we're moving apartments on the 30th", date(2026, 4, 6), ["2026-04-30", "moving"], "the 30th"),
-    ("my cousin is graduating on Saturday", date(2026, 4, 6), ["2026-04-11", "cousin graduating"], "Saturday"),
+    ("my cousin is graduating on Saturday", date(2026, 4, 6), ["2026-04-11", "cousin is graduating"], "Saturday"),
+    # the event in the user's own words keeps whom it is with, not just "Final interview"
+    ("Final interview round with Shopify next tuesday, it's a panel of 4 people", date(2026, 6, 30),
+     ["2026-07-07", "interview round with Shopify"], "next tuesday"),
     ("getting my wisdom teeth out on Friday", date(2026, 4, 6), ["2026-04-10", "wisdom teeth"], "Friday"),
     ("my first day at the new job is Monday", date(2026, 4, 8), ["2026-04-13", "new job"], "Monday"),
     ("下周一开始放暑假", date(2026, 7, 1), ["2026-07-06", "暑假"], "下周一"),

@@ -61,6 +61,11 @@ def clauses(sentence: Span) -> list[Span]:
     return _split(sentence.text, CLAUSE_END, sentence.start)
 
 
+def split_span(span: Span, pattern: re.Pattern[str]) -> list[Span]:
+    """A span cut where a pattern matches, the pieces keeping absolute offsets."""
+    return _split(span.text, pattern, span.start)
+
+
 def quote_for(text: str, start: int, end: int) -> str:
     """The smallest run of whole clauses of `text` that covers [start, end)."""
     qs, qe = start, end

@@ -10,7 +10,8 @@ from datetime import date, timedelta
 
 from memory.dates import DateMention, find_dates
 from memory.learn.rules import zh as rules_zh
-from memory.learn.rules.common import Span, candidate, clauses, norm_object, sentences, third_person, zh_clean
+from memory.learn.rules.common import (Span, candidate, clauses, drop_fillers, norm_object, sentences, split_span,
+                                       third_person, zh_clean)
 from memory.learn.rules.registry import Rule
 from memory.records import Candidate
 
@@ -166,9 +167,28 @@ def _en_sentence_event(text: str, sents: list[Span], i: int, today: date) -> Can
         tail = AFTER_DATE.match(sent.text, when.end)
         if tail and src is sent:
             content += third_person(tail.group(0))
+        if src is sent:
+            content = _in_own_words(sent, kw.start(), when.start, when.end) or content
     start, end = min(src.start, sent.start), max(src.end, sent.end)
     topic = "event:" + norm_object(re.split(r",|\s+" + re.escape(date_text), content)[0])
     return candidate("event", content, text[start:end], topic)
+
+
+def _in_own_words(sent: Span, *at: int) -> str | None:
+    """The clauses of a sentence that hold the event word and its date, as a note in the third person
+    ("Final interview round with Shopify next tuesday"): the noun phrase alone loses whom it is with.
+    None when that stretch is too long to be one fact."""
+    pieces = [p for cl in clauses(sent) for p in split_span(cl, _JOINED)]
+    parts = [p for p in pieces if any(p.start - sent.start <= a < p.end - sent.start for a in at)]
+    if not parts:
+        return None
+    words = _shout_fix(sent.text[parts[0].start - sent.start:parts[-1].end - sent.start])
+    words = re.sub(r"^(?:and|so|also|btw|ok|okay|omg|lol|ugh|well)\b[\s,]*", "", drop_fillers(words), flags=I).strip()
+    return third_person(words) if 0 < len(words) <= EVENT_WORDS_CHARS else None
+
+
+EVENT_WORDS_CHARS = 120
+_JOINED = re.compile(r"\s+(?:and|but|so|plus)\s+", I)  # "my mom has a cold and the 14th is her birthday"
 
 
 def english_events(text: str, today: date) -> list[Candidate]:
