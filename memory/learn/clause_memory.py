@@ -16,7 +16,7 @@ from typing import Callable, Sequence
 
 from memory.dates import find_dates
 from memory.learn.classifier import ClauseScore, TrainedExtractor
-from memory.learn.clauses import too_long_for_a_fact
+from memory.learn.clauses import overlap, too_long_for_a_fact
 from memory.records import Candidate
 from memory.learn.rules.common import drop_fillers, third_person, uncaps, zh_clean
 from memory.text import has_cjk, tokens
@@ -107,7 +107,7 @@ def _with_neighbour(group: list[ClauseScore], scores: list[ClauseScore],
 
 
 def _taken(start: int, end: int, taken: Sequence[tuple[int, int]]) -> bool:
-    return any(min(end, e) - max(start, s) > 0 for s, e in taken)
+    return any(overlap((start, end), span) > 0 for span in taken)
 
 
 def render(quote: str) -> str:
