@@ -264,14 +264,15 @@ class MemoryPanel(QWidget):
 
     def _refreshed(self, memories: list[Memory]) -> None:
         self._refreshing = False
-        self.model.set_memories(memories)
-        self.memoriesLoaded.emit({m.id: m for m in memories})
-        self._update_buttons()
-        self._update_count()
-        if self._refresh_again:
+        if self._refresh_again:  # read before the latest change: show the read queued after it instead
             self._refresh_again = False
             self.refresh()
-        elif self.search.text().strip():
+            return
+        self.model.set_memories(memories)
+        self._update_buttons()
+        self._update_count()
+        self.memoriesLoaded.emit({m.id: m for m in memories})
+        if self.search.text().strip():
             self.run_search()
         if self._reveal_after_refresh:
             memory_id, self._reveal_after_refresh = self._reveal_after_refresh, None
@@ -279,6 +280,10 @@ class MemoryPanel(QWidget):
 
     def _refresh_failed(self, exc: BaseException) -> None:
         self._refreshing = False
+        if self._refresh_again:
+            self._refresh_again = False
+            self.refresh()
+            return
         self._show_error(exc)
 
     def run_search(self) -> None:

@@ -1,6 +1,8 @@
 """The memory panel on a real profile: learned after a reply, edited, forgotten with a receipt, gone from search."""
 from __future__ import annotations
 
+import threading
+
 from PySide6.QtCore import QItemSelectionModel, Qt
 
 from app.settings import Settings
@@ -253,6 +255,37 @@ def test_forgotten_memories_leave_the_open_conversation(make_window, qtbot, monk
         window.panel.buttons["forget_all"].click()
     text = line.details.text() + line.toggle.text()
     assert "Miso" not in text and "3 forgotten" in text
+
+
+def test_a_read_overtaken_by_a_change_is_not_shown(make_window, qtbot):
+    """A refresh asked for while a read is in flight: only the read made after the change is shown."""
+    window = make_window(wait_model=False)
+    window.memory_action.trigger()
+    store, panel = window.desk.c.store, window.panel
+    qtbot.waitUntil(lambda: not panel._refreshing, timeout=10_000)
+    held, read_started = threading.Event(), threading.Event()
+    real_read = panel.desk.all_memories
+
+    def slow_first_read():
+        if not read_started.is_set():
+            read_started.set()
+            memories = real_read()
+            held.wait(10)
+            return memories
+        return real_read()
+
+    panel.desk.all_memories = slow_first_read
+    loads = []
+    panel.memoriesLoaded.connect(lambda by_id: loads.append(sorted(m.content for m in by_id.values())))
+    panel.refresh()
+    assert read_started.wait(10)
+    _add(store, "Has a cat called Miso", "relationship")
+    panel.refresh()  # queued behind the read that missed Miso
+    held.set()
+    qtbot.waitUntil(lambda: bool(loads), timeout=10_000)
+    qtbot.wait(200)
+    assert loads == [["Has a cat called Miso"]]
+    assert panel.model.rowCount() == 1 and not panel.empty.isVisible()
 
 
 def test_small_things_empty_state_quote_marks_and_the_export_folder(make_window, qtbot, monkeypatch, tmp_path):
