@@ -17,7 +17,7 @@ from memory import Embedder
 from memory.learn import MemoryPipeline, Thresholds
 from memory.recall import RetrievalSettings, Weights
 from memory.storage import MemoryStore, Transcript
-from models.chat import default_threads
+from models.chat import default_threads, generation_threads
 from models.engine_client import ChatEngine
 from models.embedder import FastEmbedEmbedder
 from models.errors import ModelError
@@ -77,7 +77,8 @@ class Companion:
             if self._chat_model is None:
                 resolved = self.chat_model_file()
                 s = self.settings
-                self._chat_model = ChatEngine(resolved.path, n_ctx=s.n_ctx, n_threads=s.n_threads or default_threads(),
+                self._chat_model = ChatEngine(resolved.path, n_ctx=s.n_ctx, n_threads=s.n_threads or generation_threads(),
+                                              n_threads_batch=s.n_threads or default_threads(),
                                               hang_seconds=s.engine_hang_seconds,
                                               prompt_cache=self._prompt_cache(resolved))
             self._chat_model.hang_seconds = self.settings.engine_hang_seconds  # a changed setting applies from now on

@@ -3,7 +3,8 @@
   python -m models.engine      (started by `models.engine_client.ChatEngine`, not by people)
 
 One JSON object per line on stdin and stdout, every request carrying an integer `id`:
-  {"op": "load", "path", "n_ctx", "n_threads", "seed", "prompt_cache"}  → {"ready": {"n_ctx", "n_threads", "chat_format"}}
+  {"op": "load", "path", "n_ctx", "n_threads", "n_threads_batch", "seed", "prompt_cache"}
+                                  → {"ready": {"n_ctx", "n_threads", "n_threads_batch", "chat_format"}}
   {"op": "count", "texts": [...]}                        → {"counts": [...]}
   {"op": "chat", "messages", "max_tokens", "temperature", "head"} → {"piece": "…"}… then {"done": true, "prompt": [reused, evaluated]}
   {"op": "json", "system", "user", "schema", "max_tokens"} → {"text": "…"}
@@ -123,12 +124,13 @@ def serve(channel: Channel) -> int:
     try:
         cache = PromptCache.from_wire(load["prompt_cache"]) if load.get("prompt_cache") else None
         model = ChatModel(load["path"], n_ctx=load["n_ctx"], n_threads=load["n_threads"], seed=load.get("seed"),
-                          prompt_cache=cache)
+                          prompt_cache=cache, n_threads_batch=load.get("n_threads_batch"))
         cache_box[0] = cache
     except ModelError as e:
         channel.send(load["id"], error={"code": e.code, "message": str(e)})
         return 1
     channel.send(load["id"], ready={"n_ctx": model.n_ctx, "n_threads": model._llm.n_threads,
+                                    "n_threads_batch": model._llm.n_threads_batch,
                                     "chat_format": model.chat_format, "pid": os.getpid()})
     while True:
         busy.clear()

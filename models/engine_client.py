@@ -42,15 +42,17 @@ class ChatEngine:
 
     def __init__(self, model_path: str | os.PathLike, n_ctx: int = 4096, n_threads: int | None = None,
                  seed: int | None = None, hang_seconds: float = 60.0, load_seconds: float = 300.0,
-                 prompt_cache: PromptCache | None = None) -> None:
+                 prompt_cache: PromptCache | None = None, n_threads_batch: int | None = None) -> None:
         self.path = Path(model_path).expanduser()
         # The cache key travels in the load request on the engine's stdin (argv and environ are readable by others).
-        self._config = {"path": str(self.path), "n_ctx": n_ctx, "n_threads": n_threads, "seed": seed,
+        self._config = {"path": str(self.path), "n_ctx": n_ctx, "n_threads": n_threads,
+                        "n_threads_batch": n_threads_batch, "seed": seed,
                         "prompt_cache": prompt_cache.to_wire() if prompt_cache else None}
         self.hang_seconds = hang_seconds
         self.load_seconds = load_seconds
         self.n_ctx = n_ctx
         self.n_threads = n_threads
+        self.n_threads_batch = n_threads_batch
         self.chat_format: str | None = None
         self.last_prompt: PromptEval | None = None
         self.started = 0  # engines started so far (a restart after a failure counts)
@@ -92,6 +94,7 @@ class ChatEngine:
             raise ModelError(f"The chat model file {self.path} could not be loaded: {e.reason}. "
                              "Choose another GGUF file in Settings or pass --model.") from e
         self.n_ctx, self.n_threads, self.chat_format = ready["n_ctx"], ready["n_threads"], ready["chat_format"]
+        self.n_threads_batch = ready.get("n_threads_batch")
         log.info("chat engine %d ready (%s)", proc.pid, self.path.name)
 
     def _ensure(self) -> None:
