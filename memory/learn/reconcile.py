@@ -50,9 +50,10 @@ def decide(store: MemoryStore, cand: Candidate, today: date, vector: list[float]
     change_only = cand.origin.startswith(CHANGE_ONLY)
     if not same_topic and replacements is not None and replacements.available:
         stored = [m for m in (store.list(status="active") if active is None else active) if m.id not in fresh]
-        same_topic = replacements.replaced(cand, stored, CHANGE_ONLY_PROBABILITY if change_only else None)
+        same_topic = [m for m in replacements.replaced(cand, stored, CHANGE_ONLY_PROBABILITY if change_only else None)
+                      if not _restates(cand, m)]
     elif not same_topic:
-        same_topic = [m for m in _replaced_by_checks(store, cand, vector) if m.id not in fresh]
+        same_topic = [m for m in _replaced_by_checks(store, cand, vector) if m.id not in fresh and not _restates(cand, m)]
     if not same_topic and change_only:
         return Decision("rejected", new, [], "a weak clause is kept only when it changes something remembered")
     if not same_topic:
@@ -100,6 +101,19 @@ def _replaced_by_checks(store: MemoryStore, cand: Candidate, vector: list[float]
     if not found and cand.change >= CHANGE_CONFIDENCE and cand.category != "event":
         found = _changed_nearby(store, cand, vector)
     return found
+
+
+def _restates(cand: Candidate, old: Memory) -> bool:
+    """A fact that speaks of what a stored fact already says, with nothing changed: both about the user or their
+    people (tastes turn without a change word: "how did I ever hate these"), no change stated, no negation in
+    either, and the memory's own words in it ("Works as a nurse at a hospital" / "had a long day at the
+    hospital"). It is news of the same thing, not a new value of it, so it replaces nothing."""
+    facts = ("profile", "relationship")
+    if cand.category not in facts or old.category not in facts or cand.change >= CHANGE_CONFIDENCE:
+        return False
+    if cand.polarity < 0 or has_negation(cand.quote or cand.content) or has_negation(old.content):
+        return False
+    return bool(set(topic_words(cand.quote or cand.content)) & set(topic_words(old.quote or old.content)))
 
 
 def _changed_on_same_words(store: MemoryStore, cand: Candidate) -> list[Memory]:
