@@ -15,10 +15,11 @@ def _active(cli, today):
     ("I'm a barista at a little cafe downtown", "quit the cafe gig, I'm a paralegal at a law firm now", "barista"),
     ("周末我基本都窝在家里打原神 一打一整天", "原神退坑了 号都送朋友了", "窝在家里"),
     ("我在老家的县医院当护士", "辞职了 现在在上海一家药企做医药代表", "护士"),
-    # no word in common: only the meaning says an iPhone is what replaced Android
-    ("we use Android in this house, iPhones are for sheep", "caved and got an iphone 17 lol, the camera is stupid good",
-     "Android"),
 ])
+# Not here any more: "we use Android in this house" → "caved and got an iphone 17". Nothing links the two but a stated
+# change (no word, n-gram cosine 0.14, sentence meaning 0.11); the pair model that retired it on that alone also
+# retired unrelated memories beside any message read as a change (scripts/eval_bystanders.py), so it now scores
+# 0.48 and both stay.
 def test_a_change_said_in_new_words_retires_the_old_memory(cli, before, after, old_word):
     cli.json("memory", "extract", before, "--json", today="2026-09-01")
     assert any(old_word in m["content"] for m in _active(cli, "2026-09-01"))
@@ -61,3 +62,18 @@ def test_the_cheap_gate_agrees_with_the_pair_rows_it_skips():
             assert shares_something(old, new, msg, max(float(cos[i, j]), float(cos[i, k]))) == full, (texts[i], texts[j])
             verdicts.append(full)
     assert any(verdicts) and not all(verdicts)
+
+
+def test_news_of_the_day_retires_nothing_in_a_full_memory(cli):
+    """A memory that already holds things: talk about the day (no change of anything) must leave all of it."""
+    seeded = [("Works as a nurse at a hospital in Chengdu", "profile"), ("Started gardening this spring", "preference"),
+              ("Loves mint choc chip ice cream", "preference"), ("Sister Lily lives in Toronto", "relationship"),
+              ("在成都租房住", "profile"), ("不喜欢吃香菜", "preference")]
+    for text, category in seeded:
+        cli.json("memory", "add", text, "--category", category, "--json", today="2026-09-01")
+    for message in ("I had a long day at the hospital, the night shift was rough.",
+                    "ugh why is everything so expensive, paid $9 for a smoothie this morning",
+                    "今天又加班到十点 累死了 外卖都凉了"):
+        cli.json("memory", "extract", message, "--json", today="2026-11-20")
+    active = {m["content"] for m in _active(cli, "2026-11-20")}
+    assert {text for text, _ in seeded} <= active

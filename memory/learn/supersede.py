@@ -30,7 +30,7 @@ _SIDE_CACHE_SIZE = 4096
 
 PAIR_FEATURES = (
     "cos_clause", "cos_message", "words_clause", "words_message", "bigram_jaccard",
-    "change_clause", "change_message", "polarity_turned", "same_slot", "both_open_slot", "same_category",
+    "change_clause", "words_x_change", "polarity_turned", "same_slot", "both_open_slot", "same_category",
     "kin_category", "change_x_cos", "slot_x_change", "meaning_clause", "meaning_message", "change_x_meaning",
 )
 # Sentence vectors this alike (cosine of unit vectors) make a pair related even with no word or n-gram in
@@ -78,7 +78,10 @@ def pair_features(old: Side, new: Side, message: Side, cosines: tuple[float, flo
     turned = float(old.negated != new.negated)
     change_message = max(new.change, message.change)
     meaning_clause, meaning_message = alike(old, new), alike(old, message)
-    return [cos_clause, cos_message, words_clause, words_message, jaccard, new.change, change_message, turned,
+    # A stated change counts only through what it is related to (words, n-grams, slot, meaning): alone, "the night
+    # shift was rough" read as a change made every memory beside it look replaced.
+    return [cos_clause, cos_message, words_clause, words_message, jaccard, new.change,
+            change_message * max(words_clause, words_message), turned,
             same_slot, both_open, same_category, kin, new.change * max(cos_clause, cos_message),
             same_slot * change_message, meaning_clause, meaning_message,
             change_message * max(meaning_clause, meaning_message)]
