@@ -50,8 +50,8 @@ def decide(store: MemoryStore, cand: Candidate, today: date, vector: list[float]
     change_only = cand.origin.startswith(CHANGE_ONLY)
     if not same_topic and replacements is not None and replacements.available:
         stored = [m for m in (store.list(status="active") if active is None else active) if m.id not in fresh]
-        same_topic = [m for m in replacements.replaced(cand, stored, CHANGE_ONLY_PROBABILITY if change_only else None)
-                      if not _restates(cand, m)]
+        found = replacements.replaced(cand, stored, CHANGE_ONLY_PROBABILITY if change_only else None)
+        same_topic = [m for m in found if not _restates(cand, m) and _linked(cand, m, replacements, change_only)]
     elif not same_topic:
         same_topic = [m for m in _replaced_by_checks(store, cand, vector) if m.id not in fresh and not _restates(cand, m)]
     if not same_topic and change_only:
@@ -101,6 +101,31 @@ def _replaced_by_checks(store: MemoryStore, cand: Candidate, vector: list[float]
     if not found and cand.change >= CHANGE_CONFIDENCE and cand.category != "event":
         found = _changed_nearby(store, cand, vector)
     return found
+
+
+def _shares_topic_words(cand: Candidate, old: Memory) -> bool:
+    """Does the clause (or its message) name something the memory names?"""
+    words = set(topic_words(cand.quote or cand.content)) | set(topic_words(cand.context or ""))
+    return bool(words & set(topic_words(old.quote or old.content)))
+
+
+def _linked(cand: Candidate, old: Memory, replacements: Replacements, change_only: bool) -> bool:
+    """Is there more than the pair model's say-so between a clause and a memory it would replace? A shared word
+    always counts; a clause kept only as a change needs one. Otherwise a stated change, a turned polarity ("loves
+    sushi" / "raw fish isn't my thing"), or the same one-at-a-time slot (a new job, a new partner) does. Without
+    any, a clause about something else ("don't joke about my dad's illness") replaced what sat nearest to it
+    ("wants a casual tone") in a full memory: scripts/eval_bystanders.py counts those."""
+    if _shares_topic_words(cand, old):
+        return True
+    if change_only:
+        return False
+    if cand.change >= CHANGE_CONFIDENCE or has_negation(old.content) != (cand.polarity < 0):
+        return True
+    slot = cand.topic or ""
+    if not slot or TOPIC_WORDS_MARK in slot or ":" not in slot:
+        return False
+    reading = replacements.extractor.score_texts([old.quote or old.content])[0]
+    return reading.slot == slot and reading.slot_p >= SLOT_CONFIDENCE
 
 
 def _restates(cand: Candidate, old: Memory) -> bool:
