@@ -103,9 +103,9 @@ def _replaced_by_checks(store: MemoryStore, cand: Candidate, vector: list[float]
     return found
 
 
-def _shares_topic_words(cand: Candidate, old: Memory) -> bool:
-    """Does the clause (or its message) name something the memory names?"""
-    words = set(topic_words(cand.quote or cand.content)) | set(topic_words(cand.context or ""))
+def _shares_topic_words(cand: Candidate, old: Memory, with_message: bool = True) -> bool:
+    """Does the clause (or, `with_message`, its message) name something the memory names?"""
+    words = set(topic_words(cand.quote or cand.content)) | set(topic_words(cand.context or "") if with_message else ())
     return bool(words & set(topic_words(old.quote or old.content)))
 
 
@@ -124,8 +124,8 @@ def _linked(cand: Candidate, old: Memory, replacements: Replacements, change_onl
     slot = cand.topic or ""
     if not slot or TOPIC_WORDS_MARK in slot or ":" not in slot:
         return False
-    reading = replacements.extractor.score_texts([old.quote or old.content])[0]
-    return reading.slot == slot and reading.slot_p >= SLOT_CONFIDENCE
+    old_slot, old_p = replacements.slot_of(old)
+    return old_slot == slot and old_p >= SLOT_CONFIDENCE
 
 
 def _restates(cand: Candidate, old: Memory) -> bool:
@@ -138,7 +138,7 @@ def _restates(cand: Candidate, old: Memory) -> bool:
         return False
     if cand.polarity < 0 or has_negation(cand.quote or cand.content) or has_negation(old.content):
         return False
-    return bool(set(topic_words(cand.quote or cand.content)) & set(topic_words(old.quote or old.content)))
+    return _shares_topic_words(cand, old, with_message=False)
 
 
 def _changed_on_same_words(store: MemoryStore, cand: Candidate) -> list[Memory]:

@@ -214,6 +214,11 @@ class Replacements:
             self._sides.popitem(last=False)
         return [self._sides[k] for k in keys]
 
+    def slot_of(self, memory: Memory) -> tuple[str, float]:
+        """The slot head's reading of a stored memory (slot, probability), from the cache `scored` filled."""
+        found = self._stored_sides([memory])[0]
+        return found.slot, found.slot_p
+
     def _message_side(self, text: str) -> Side:
         key = ("message", text, "")
         if key not in self._sides:
