@@ -1,4 +1,5 @@
-"""The chat turn: fixed prompt + session memory prefix + trimmed history + this turn's memories → reply → saved and learned."""
+"""The chat turn: fixed prompt + session memory prefix + trimmed history (with the notes of earlier turns) + this
+turn's memories → reply → saved and learned."""
 from __future__ import annotations
 
 import re
@@ -8,10 +9,11 @@ from typing import Callable, Iterator
 
 from app.companion import Companion
 from app.persona_language import conversation_language, ui_language
+from app.session_notes import Note, SessionNotes
 from assets import system_prompt
 from memory import Memory, Message, clean
 from memory.learn import ExtractionResult
-from memory.recall import MemoryPrefix, build_prefix, memory_tail, prefix_is_current, select
+from memory.recall import MemoryPrefix, build_prefix, prefix_is_current, select
 from models.errors import EngineError
 
 RECALL = re.compile(
@@ -54,6 +56,7 @@ class ChatService:
         self.c = companion
         self._prefix: MemoryPrefix | None = None
         self._prefix_session: str | None = None
+        self._notes = SessionNotes()
 
     def _memory_prefix(self, session_id: str, today: date, budget: int, count: Callable[[str], int]) -> MemoryPrefix:
         """The session-stable memory block, rebuilt only when what it shows changed (or, at a new session, grew)."""
@@ -91,7 +94,7 @@ class ChatService:
         user_message = t.add_message(session_id, "user", text)
         turn = PreparedTurn(session_id, user_message, [], [], previous_reply, fixed, previous_user)
         try:
-            turn.messages, turn.memories, turn.head = self._compose(session_id, text, history, fixed)
+            turn.messages, turn.memories, turn.head = self._compose(session_id, user_message.id, text, history, fixed)
         except EngineError as e:
             # The message is saved but the engine died while the prompt was being measured: `stream` raises this
             # at once, so every caller treats it as a reply that failed before its first word (saved marked
@@ -99,7 +102,7 @@ class ChatService:
             turn.failure = e
         return turn
 
-    def _compose(self, session_id: str, text: str, history: list[Message],
+    def _compose(self, session_id: str, user_id: str, text: str, history: list[Message],
                  fixed: str) -> tuple[list[dict], list[Memory], int]:
         """The model's messages for this turn within the context, the memories they show, and how many leading
         messages are the stable head (fixed prompt and memory prefix)."""
@@ -109,23 +112,31 @@ class ChatService:
         budget = min(self.c.settings.memory_budget_tokens, max(0, free // 4))
         tail_budget = min(_TAIL_TOKENS, budget // 4)
         memories, prefix, tail = [], "", ""
+        notes: list[Note] = []
         if self.c.settings.memory_enabled:
             chosen = select(self.c.store, text, today, self.c.retrieval_settings(budget), model.count_tokens)
             held = self._memory_prefix(session_id, today, budget - tail_budget, model.count_tokens)
-            extra = _within(chosen, held.ids, tail_budget, model.count_tokens)
-            memories = [m for m in chosen if m.id in held.ids] + extra  # what this reply can see of the chosen
-            prefix, tail = held.text, memory_tail(extra, today)
+            notes = self._notes.current(session_id, self.c.store, today, held.ids)
+            shown = held.ids | {m.id for n in notes for m in n.memories}
+            extra = _within(chosen, shown, tail_budget, model.count_tokens)
+            memories = [m for m in chosen if m.id in shown] + extra  # what this reply can see of the chosen
+            prefix = held.text
+            note = self._notes.add(session_id, user_id, extra, today)
+            tail = note.text if note else ""
         recall = self._recall_block(session_id, text)
-        context = "\n\n".join(p for p in (tail, recall) if p)
-        used = model.count_tokens(fixed) + model.count_tokens(prefix) + model.count_tokens(context)
+        used = sum(model.count_tokens(p) for p in (fixed, prefix, tail, recall))
         user_part = _fit(text, max(64, free - used - 16), model.count_tokens)
         used += model.count_tokens(user_part)
-        past = _trim_history(history, free - used, model.count_tokens)
+        past, kept = _trim_history(history, free - used, model.count_tokens, {n.before: n.text for n in notes})
+        cut = {m.id for n in notes if n.before not in kept for m in n.memories}  # their notes fell off the front
+        if cut:
+            memories = [m for m in memories if m.id not in cut]
+            self._notes.drop(session_id, {n.before for n in notes if n.before not in kept})
         # Fixed prompt, the session's memory prefix and the history stay the same from turn to turn, so
-        # llama.cpp reuses their evaluated tokens; only the few memories picked for this message, not
-        # already in the prefix, come after the history.
+        # llama.cpp reuses their evaluated tokens. The few memories picked for this message that the prefix does
+        # not hold come just before it, and stay at that spot on later turns (app/session_notes.py).
         early = [{"role": "system", "content": prefix}] if prefix else []
-        late = [{"role": "system", "content": context}] if context else []
+        late = [{"role": "system", "content": p} for p in (tail, recall) if p]
         messages = [{"role": "system", "content": fixed}] + early + past + late + [{"role": "user", "content": user_part}]
         return messages, memories, 1 + len(early)
 
@@ -227,13 +238,20 @@ def _within(chosen: list[Memory], held: frozenset[str], budget: int, count: Call
     return out
 
 
-def _trim_history(history: list[Message], budget: int, count: Callable[[str], int]) -> list[dict]:
-    """The most recent messages that fit the budget, oldest first."""
+def _trim_history(history: list[Message], budget: int, count: Callable[[str], int],
+                  notes: dict[str, str]) -> tuple[list[dict], set[str]]:
+    """The most recent messages that fit the budget, oldest first, each note just before the message it goes with;
+    and the ids of the messages kept."""
     out: list[dict] = []
+    kept: set[str] = set()
     for m in reversed(history):
-        cost = count(m.content) + 8
+        note = notes.get(m.id)
+        cost = count(m.content) + 8 + (count(note) + 8 if note else 0)
         if cost > budget:
             break
         budget -= cost
         out.append({"role": m.role, "content": m.content})
-    return list(reversed(out))
+        kept.add(m.id)
+        if note:
+            out.append({"role": "system", "content": note})
+    return list(reversed(out)), kept

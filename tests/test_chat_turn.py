@@ -219,6 +219,44 @@ def test_a_new_session_takes_in_memories_learned_in_the_last_one(companion):
     assert "short answers" in later.messages[1]["content"]
 
 
+def test_a_memory_learned_mid_session_stays_where_it_was_first_shown(companion):
+    """A fact learned during the session is shown once, just before the message it was picked for, and stays at
+    that spot: later turns do not move it after the newest message, where it would be evaluated again each turn."""
+    chat = ChatService(companion)
+    companion.store.add(Memory(new_id(), "profile", "Works as a nurse in Chengdu"))
+    first = chat.run(None, "hello there")
+    late = companion.store.add(Memory(new_id(), "profile", "Had a long night shift at the hospital"))
+    second = chat.prepare(first.session_id, "I'm so tired today")
+    assert second.messages[-2]["role"] == "system" and "night shift" in second.messages[-2]["content"]
+    second.reply = "Rest well."
+    chat.finish(second)
+    third = chat.prepare(first.session_id, "what should I cook tonight?")
+    shown = len(second.messages)  # fixed, prefix, first exchange, the note, the second message
+    assert third.messages[:shown] == second.messages
+    assert third.messages[shown] == {"role": "assistant", "content": "Rest well."}
+    assert _system_text(third).count("night shift") == 1  # not repeated after the newest message
+    assert late.id in [m.id for m in third.memories]  # still among what shaped the reply
+
+
+def test_a_note_from_an_earlier_turn_goes_when_its_memory_is_edited_or_forgotten(companion):
+    from memory.storage.forgetting import forget
+
+    chat = ChatService(companion)
+    first = chat.run(None, "hello there")
+    job = companion.store.add(Memory(new_id(), "profile", "Works as a nurse in Chengdu"))
+    pet = companion.store.add(Memory(new_id(), "profile", "Has a cat named Pickles"))
+    second = chat.run(first.session_id, "I'm back from work")
+    assert "nurse" in second.messages[-2]["content"] and "Pickles" in second.messages[-2]["content"]
+    companion.store.update(job.id, content="Works as a teacher in Chengdu")
+    third = chat.prepare(first.session_id, "what do I do?")
+    assert "nurse" not in _system_text(third) and "teacher" in _system_text(third)
+    assert _system_text(third).count("Pickles") == 1  # the note keeps what is still true
+    forget(companion.store, [pet.id])
+    fourth = chat.prepare(first.session_id, "and my cat?")
+    assert "Pickles" not in _system_text(fourth)
+    assert pet.id not in [m.id for m in fourth.memories]
+
+
 def test_llama_cpp_reuses_the_prefix_and_evaluates_only_the_new_part(companion):
     companion.settings.max_reply_tokens = 4
     companion.settings.temperature = 0.0

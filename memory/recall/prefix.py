@@ -33,7 +33,8 @@ class MemoryPrefix:
     budget: int
 
 
-def _shown(m: Memory) -> tuple:
+def shown_part(m: Memory) -> tuple:
+    """What a rendered line of `m` depends on: when any of it changes, the line no longer says what is true."""
     return (m.id, m.category, m.content, m.event_date, m.pinned)
 
 
@@ -69,8 +70,8 @@ def build_prefix(store: MemoryStore, today: date, budget: int,
         rest_budget -= cost
     text = memory_block(chosen, today, [line_for(m) for m in rest])
     shown = chosen + rest
-    return MemoryPrefix(text, frozenset(m.id for m in shown), frozenset(_shown(m) for m in shown),
-                        frozenset(_shown(m) for m in usable), today, budget)
+    return MemoryPrefix(text, frozenset(m.id for m in shown), frozenset(shown_part(m) for m in shown),
+                        frozenset(shown_part(m) for m in usable), today, budget)
 
 
 def prefix_is_current(prefix: MemoryPrefix, store: MemoryStore, today: date, budget: int,
@@ -79,5 +80,5 @@ def prefix_is_current(prefix: MemoryPrefix, store: MemoryStore, today: date, bud
     if prefix.today != today or prefix.budget != budget:
         return False
     if new_session:
-        return frozenset(_shown(m) for m in _usable(store)) == prefix.everything
-    return prefix.shown <= frozenset(_shown(m) for m in store.usable(ids=prefix.ids))
+        return frozenset(shown_part(m) for m in _usable(store)) == prefix.everything
+    return prefix.shown <= frozenset(shown_part(m) for m in store.usable(ids=prefix.ids))
