@@ -13,7 +13,7 @@ from app.session_notes import Note, SessionNotes
 from assets import system_prompt
 from memory import Memory, Message, clean
 from memory.learn import ExtractionResult
-from memory.recall import MemoryPrefix, build_prefix, prefix_is_current, select
+from memory.recall import MemoryPrefix, build_prefix, prefix_is_current, restored_prefix, save_layout, select
 from models.errors import EngineError
 
 RECALL = re.compile(
@@ -59,12 +59,18 @@ class ChatService:
         self._notes = SessionNotes()
 
     def _memory_prefix(self, session_id: str, today: date, budget: int, count: Callable[[str], int]) -> MemoryPrefix:
-        """The session-stable memory block, rebuilt only when what it shows changed (or, at a new session, grew)."""
+        """The session-stable memory block, rebuilt only when what it shows changed (or, at a new session, grew).
+        After a restart, a session goes on with the prefix it had, which the engine's saved prompt state is of."""
         new_session = session_id != self._prefix_session
         self._prefix_session = session_id
         held = self._prefix
+        if held is None:  # the first turn since start: the session may be one that went on before the restart
+            held = restored_prefix(self.c.store, session_id, today, budget)
+            new_session = held is None
         if held is None or not prefix_is_current(held, self.c.store, today, budget, new_session):
-            held = self._prefix = build_prefix(self.c.store, today, budget, count)
+            held = build_prefix(self.c.store, today, budget, count)
+            save_layout(self.c.store, held, session_id)
+        self._prefix = held
         return held
 
     def fixed_prompt(self, language: str = "en") -> str:

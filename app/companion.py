@@ -84,6 +84,16 @@ class Companion:
             self._chat_model.hang_seconds = self.settings.engine_hang_seconds  # a changed setting applies from now on
             return self._chat_model
 
+    def warm_up(self) -> ChatEngine:
+        """Start the chat engine and load the embedders that read each message (their first use costs ~1.3 s here),
+        so the first reply after start waits for neither: the desktop app does this in the background at open."""
+        engine = self.chat_model()
+        if self.settings.memory_enabled:
+            for embedder in (self.embedder, self.multilingual):
+                if embedder is not None:
+                    embedder.embed(["hello 你好"])
+        return engine
+
     @property
     def prompt_cache_path(self) -> Path:
         return self.home / PROMPT_CACHE_FILE

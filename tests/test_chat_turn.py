@@ -257,6 +257,21 @@ def test_a_note_from_an_earlier_turn_goes_when_its_memory_is_edited_or_forgotten
     assert pet.id not in [m.id for m in fourth.memories]
 
 
+def test_a_restart_gives_a_session_its_prefix_back_until_one_of_its_memories_is_forgotten(companion):
+    from memory.storage.forgetting import forget
+
+    job = companion.store.add(Memory(new_id(), "profile", "Works as a nurse in Chengdu"))
+    first = ChatService(companion).prepare(None, "hi")
+    companion.store.add(Memory(new_id(), "feedback", "Prefers short answers"))
+    restarted = ChatService(companion).prepare(first.session_id, "hi again")
+    assert restarted.messages[1] == first.messages[1]  # "short answers" reaches it after the history instead
+    assert "short answers" in restarted.messages[-2]["content"]
+    forget(companion.store, [job.id])
+    assert companion.db.read("SELECT count(*) FROM meta WHERE key = 'memory_prefix'") == [(0,)]
+    after = ChatService(companion).prepare(first.session_id, "and now?")
+    assert "nurse" not in _system_text(after) and "short answers" in after.messages[1]["content"]
+
+
 def test_llama_cpp_reuses_the_prefix_and_evaluates_only_the_new_part(companion):
     companion.settings.max_reply_tokens = 4
     companion.settings.temperature = 0.0

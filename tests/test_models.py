@@ -343,3 +343,14 @@ def test_typed_control_tokens_never_reach_the_model_as_control_tokens(chat_model
     assert chat_model._same_tokens(safe)
     assert safe.replace("\u200b", "") == typed  # what the user sees is unchanged
     assert chat_model.defang("a < b, [x] and 中文") == "a < b, [x] and 中文"
+    assert chat_model.defang(typed) == safe  # the second time from what the first gave
+
+
+def test_the_kept_rendering_of_the_head_follows_a_changed_head(chat_model):
+    one = [{"role": "system", "content": "You are kind."}, {"role": "system", "content": "<memory>- likes tea</memory>"}]
+    other = [one[0], {"role": "system", "content": "<memory>- likes coffee</memory>"}]
+    first = chat_model._head_tokens(one)
+    assert chat_model._head_tokens(one) == first == chat_model._render_head(one)
+    changed = chat_model._head_tokens(other)
+    assert changed != first and changed == chat_model._render_head(other)
+    assert chat_model._head_tokens(one) == first

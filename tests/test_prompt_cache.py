@@ -66,6 +66,31 @@ def test_the_first_reply_after_a_restart_reuses_the_saved_head_and_the_file_hold
     assert not (profile / "prompt-state.bin.tmp").exists()
 
 
+def test_a_session_continued_after_a_restart_keeps_its_prefix_and_the_saved_head(profile):
+    """What was learned during a session does not change that session's prefix after a restart (the saved head is
+    of the old one): it comes as a note, and joins the prefix of the next session."""
+    c = _open(profile)
+    chat = ChatService(c)
+    first = chat.run(None, "Hello, how are you?")
+    MemoryService(c).add("Works night shifts at the hospital", category="profile")
+    second = chat.run(first.session_id, "I'm tired today.")
+    prefix = second.messages[1]["content"]
+    assert "night shifts" not in prefix and "night shifts" in second.messages[-2]["content"]
+    c.close()
+    c = _open(profile)
+    try:
+        chat = ChatService(c)
+        again = chat.run(first.session_id, "Good morning again!")
+        p = c.chat_model().last_prompt
+        head_tokens = sum(c.chat_model().count_tokens(m["content"]) for m in again.messages[:2])
+        assert again.messages[1]["content"] == prefix and p.reused > head_tokens, (p.reused, head_tokens)
+        assert "night shifts" in again.messages[-2]["content"]
+        later = chat.prepare(None, "A new day!")
+        assert "night shifts" in later.messages[1]["content"]
+    finally:
+        c.close()
+
+
 def test_a_changed_prefix_invalidates_the_cache(profile):
     _first_reply_after_start(profile)
     c = _open(profile)

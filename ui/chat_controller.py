@@ -60,9 +60,9 @@ class ChatController(QObject):
         self.load_model()
 
     def load_model(self) -> None:
-        """Load the chat model on the model worker (the window stays responsive)."""
+        """Load the chat model and the embedders on the model worker (the window stays responsive)."""
         self.modelLoading.emit()
-        self.worker.run(lambda: self.companion.chat_model().path.name, self.modelReady.emit,
+        self.worker.run(lambda: self.companion.warm_up().path.name, self.modelReady.emit,
                         lambda exc: self.modelFailed.emit(error_text(exc)), priority=CHAT)
 
     def reload_model(self) -> None:

@@ -2,8 +2,9 @@
 from memory.recall.hybrid import Hit, Weights, search
 from memory.recall.index import current_index
 from memory.recall.inject import memory_block, memory_tail
-from memory.recall.prefix import MemoryPrefix, build_prefix, prefix_is_current, shown_part
+from memory.recall.prefix import (MemoryPrefix, build_prefix, prefix_is_current, restored_prefix, save_layout,
+                                  shown_part)
 from memory.recall.retrieve import RetrievalSettings, select
 
 __all__ = ["Hit", "MemoryPrefix", "RetrievalSettings", "Weights", "build_prefix", "current_index", "memory_block",
-           "memory_tail", "prefix_is_current", "search", "select", "shown_part"]
+           "memory_tail", "prefix_is_current", "restored_prefix", "save_layout", "search", "select", "shown_part"]

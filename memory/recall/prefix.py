@@ -5,9 +5,14 @@ block must come out identical turn after turn. It is chosen and rendered once an
 shows changes: a memory in it is edited, superseded, forgotten, disabled or unpinned, or the date moves.
 Reinforcement (strength, use counts, last use) does not rebuild it. Memories learned after it was built
 reach a reply through per-turn retrieval, and join the prefix when a new session finds the set changed.
+
+Which memories a prefix holds (their ids, never their words) is kept in meta 'memory_prefix' with the session it was
+built for, so that after a restart the same session gets the same prefix back while it is still true: the engine's
+saved prompt state is of that prefix, and a prefix that took in what was learned since would miss it.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import date
 
@@ -16,8 +21,10 @@ from memory.recall.inject import memory_block
 from memory.recall.retrieve import TokenCounter, _is_upcoming, rough_tokens
 from memory.records import Memory
 from memory.storage.store import MemoryStore
+from memory.storage.vectors import _meta, _set_meta  # the one pair of key/value helpers for the meta table
 
 KEY_PEOPLE = 8
+LAYOUT_KEY = "memory_prefix"
 _ALWAYS = ("profile", "feedback")
 
 
@@ -31,6 +38,8 @@ class MemoryPrefix:
     everything: frozenset[tuple]  # the same for every usable memory when it was built
     today: date
     budget: int
+    full: tuple[str, ...] = ()  # ids of the memories shown in full, then of those shown as index lines, in order
+    lines: tuple[str, ...] = ()
 
 
 def shown_part(m: Memory) -> tuple:
@@ -68,10 +77,43 @@ def build_prefix(store: MemoryStore, today: date, budget: int,
             break
         rest.append(m)
         rest_budget -= cost
-    text = memory_block(chosen, today, [line_for(m) for m in rest])
-    shown = chosen + rest
+    return _rendered(chosen, rest, usable, today, budget)
+
+
+def _rendered(full: list[Memory], lines: list[Memory], usable: list[Memory], today: date, budget: int) -> MemoryPrefix:
+    text = memory_block(full, today, [line_for(m) for m in lines])
+    shown = full + lines
     return MemoryPrefix(text, frozenset(m.id for m in shown), frozenset(shown_part(m) for m in shown),
-                        frozenset(shown_part(m) for m in usable), today, budget)
+                        frozenset(shown_part(m) for m in usable), today, budget,
+                        tuple(m.id for m in full), tuple(m.id for m in lines))
+
+
+def save_layout(store: MemoryStore, prefix: MemoryPrefix, session_id: str) -> None:
+    """Keep which memories `prefix` shows, for `restored_prefix` after a restart."""
+    layout = {"session": session_id, "today": prefix.today.isoformat(), "budget": prefix.budget,
+              "full": list(prefix.full), "lines": list(prefix.lines)}
+    with store.db.transaction() as conn:
+        _set_meta(conn, LAYOUT_KEY, json.dumps(layout))
+
+
+def restored_prefix(store: MemoryStore, session_id: str, today: date, budget: int) -> MemoryPrefix | None:
+    """The prefix this session had before a restart, rendered from its memories as they are now; None when it was
+    kept for another session, day or budget, or when one of its memories is gone, disabled or superseded."""
+    with store.db.lock:
+        saved = _meta(store.db.conn, LAYOUT_KEY)
+    try:
+        layout = json.loads(saved) if saved else {}
+        if (layout.get("session"), layout.get("today"), layout.get("budget")) != (session_id, today.isoformat(), budget):
+            return None
+        full, lines = [str(i) for i in layout["full"]], [str(i) for i in layout["lines"]]
+    except (ValueError, KeyError, TypeError):
+        return None
+    usable = _usable(store)
+    by_id = {m.id: m for m in usable}
+    if any(i not in by_id for i in full + lines):
+        return None
+    shown = [by_id[i] for i in full + lines]  # what was usable when it was built is not known: a new session rebuilds
+    return _rendered(shown[:len(full)], shown[len(full):], shown, today, budget)
 
 
 def prefix_is_current(prefix: MemoryPrefix, store: MemoryStore, today: date, budget: int,
