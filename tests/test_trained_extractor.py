@@ -42,12 +42,18 @@ def test_shipped_weights_are_what_the_training_script_builds(tmp_path):
     done = subprocess.run([sys.executable, str(ROOT / "scripts" / "train_extractor.py"), "--out", str(out)],
                           capture_output=True, text=True, timeout=1200)
     assert done.returncode == 0, done.stderr[-2000:]
+    # Another CPU rounds floats otherwise (OpenBLAS and onnxruntime pick kernels by CPU), so the solvers end a little
+    # apart: measured between the machine that built the shipped weights and an AMD EPYC, at most 0.14 % of an array's largest value, and 4 of 5.3
+    # million sign bits of the embeddings. A change of the corpus, the features or a setting moves them far more.
     with np.load(WEIGHTS) as shipped, np.load(out) as rebuilt:
         assert sorted(shipped.files) == sorted(rebuilt.files)
         for name in shipped.files:
             a, b = shipped[name], rebuilt[name]
+            assert a.shape == b.shape, name
             if a.dtype.kind in "fc":
-                np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-5, err_msg=name)
+                np.testing.assert_allclose(a, b, rtol=0, atol=2e-3 * max(1.0, float(np.abs(a).max())), err_msg=name)
+            elif name == "context_bits":
+                assert np.bitwise_count(a ^ b).sum() <= 1e-5 * a.size * 8, name
             else:
                 assert (a == b).all(), name
 
