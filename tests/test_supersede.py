@@ -15,6 +15,11 @@ def _active(cli, today):
     ("I'm a barista at a little cafe downtown", "quit the cafe gig, I'm a paralegal at a law firm now", "barista"),
     ("周末我基本都窝在家里打原神 一打一整天", "原神退坑了 号都送朋友了", "窝在家里"),
     ("我在老家的县医院当护士", "辞职了 现在在上海一家药企做医药代表", "护士"),
+    # No word in common: linked by closeness in meaning (memory/learn/reconcile.py MEANING_LINK).
+    ("I take the bus to work every day", "bought a bike last month, cycling to the office every day now", "bus"),
+    ("I love horror movies", "after that last one I had nightmares for a week, no more scary films for me", "horror"),
+    ("I do the school run every morning", "the kids take the bus by themselves now, so my mornings are mine",
+     "school run"),
 ])
 # Not here any more: "we use Android in this house" → "caved and got an iphone 17". Nothing links the two but a stated
 # change (no word, n-gram cosine 0.14, sentence meaning 0.11); the pair model that retired it on that alone also

@@ -16,6 +16,15 @@ DUPLICATE_COSINE = 0.92
 CHANGE_CONFIDENCE = 0.5
 CHANGE_COSINE = 0.45
 CHANGE_ONLY_PROBABILITY = 0.7  # the bar for a weak clause that is kept only as a change
+# How close in meaning (multilingual cosine of centered USE vectors, where unrelated pairs lie around 0.05-0.15) a
+# clause or its message must be to a memory the pair model would have it replace, when no word links them: at
+# MEANING_LINK that is link enough ("the kids get the bus now" / "does the school run every morning": 0.42); a
+# stated change, a turned polarity or the same slot counts only from MEANING_FLOOR up. Chosen on the inner
+# development split with 20 unrelated memories per case (scripts/eval_bystanders.py): changes superseded 45 -> 47/61,
+# unrelated memories retired 109 -> 92, P .644 -> .647, R .699 -> .702. The floor applied to word links too
+# (46 and 83) lost '原神退坑了' against '周末打原神' (tests/test_supersede.py): one word is stronger evidence.
+MEANING_LINK = 0.33
+MEANING_FLOOR = 0.08
 # A change of mind is filed under a taste or a fact about the user depending on how it is said
 # ("gym is my happy place" / "cancelled my gym membership"): a stated change may replace either.
 _KIN_CATEGORIES = {"preference": {"preference", "profile"}, "profile": {"profile", "preference"}}
@@ -51,7 +60,7 @@ def decide(store: MemoryStore, cand: Candidate, today: date, vector: list[float]
     if not same_topic and replacements is not None and replacements.available:
         stored = [m for m in (store.list(status="active") if active is None else active) if m.id not in fresh]
         found = replacements.replaced(cand, stored, CHANGE_ONLY_PROBABILITY if change_only else None)
-        same_topic = [m for m in found if not _restates(cand, m) and _linked(cand, m, replacements, change_only)]
+        same_topic = [m for m in found if not _restates(cand, m) and _kept_link(store, cand, m, replacements, change_only)]
     elif not same_topic:
         same_topic = [m for m in _replaced_by_checks(store, cand, vector) if m.id not in fresh and not _restates(cand, m)]
     if not same_topic and change_only:
@@ -126,6 +135,34 @@ def _linked(cand: Candidate, old: Memory, replacements: Replacements, change_onl
         return False
     old_slot, old_p = replacements.slot_of(old)
     return old_slot == slot and old_p >= SLOT_CONFIDENCE
+
+
+def _kept_link(store: MemoryStore, cand: Candidate, old: Memory, replacements: Replacements, change_only: bool) -> bool:
+    """The pair model's replacement stands on a shared word, or on closeness in meaning, or on a weaker link (a stated
+    change, a turned polarity, the same slot) together with some closeness."""
+    if _shares_topic_words(cand, old):
+        return True
+    close = _closeness(store, cand, old)
+    if close is None:
+        return _linked(cand, old, replacements, change_only)
+    return close >= MEANING_LINK or (close >= MEANING_FLOOR and _linked(cand, old, replacements, change_only))
+
+
+def _closeness(store: MemoryStore, cand: Candidate, old: Memory) -> float | None:
+    """Is the clause, or the message it came in, close in meaning to the memory (multilingual space: both
+    languages, and a link across them)? A link that needs no shared word, for a change said in new words."""
+    if store.multilingual is None:
+        return None
+    texts = [t for t in (cand.quote or cand.content, cand.context) if t]
+    with store.db.lock:
+        conn = store.db.conn
+        if not vectors.table_exists(conn, vectors.MULTILINGUAL):
+            return None
+        rid = store.rid_of(old.id)
+    query = store.multilingual.embed(texts)
+    with store.db.lock:
+        close = [vectors.similarity(store.db.conn, q, [rid], vectors.MULTILINGUAL).get(rid, 0.0) for q in query]
+    return max(close, default=0.0)
 
 
 def _restates(cand: Candidate, old: Memory) -> bool:
