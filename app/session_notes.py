@@ -15,7 +15,7 @@ from datetime import date
 
 from memory import Memory
 from memory.recall import memory_tail, shown_part
-from memory.storage.store import MemoryStore
+from memory.storage import MemoryStore
 
 _SESSIONS_KEPT = 8
 
