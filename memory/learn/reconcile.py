@@ -149,8 +149,9 @@ def _kept_link(store: MemoryStore, cand: Candidate, old: Memory, replacements: R
 
 
 def _closeness(store: MemoryStore, cand: Candidate, old: Memory) -> float | None:
-    """Is the clause, or the message it came in, close in meaning to the memory (multilingual space: both
-    languages, and a link across them)? A link that needs no shared word, for a change said in new words."""
+    """How close in meaning the clause, or the message it came in, is to the memory: the larger multilingual cosine
+    (both languages, and across them); None without a multilingual space. Embeds the clause for each memory asked
+    about: the pair model proposes one to three, and only when no word links them."""
     if store.multilingual is None:
         return None
     texts = [t for t in (cand.quote or cand.content, cand.context) if t]
