@@ -13,15 +13,20 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Callable
+
+import numpy as np
 
 from memory.recall.fulltext import bm25_hits
 from memory.records import Memory
-from memory.storage import vectors
+from memory.storage import standing, vectors
 from memory.storage.store import MemoryStore
 from memory.text import clean, has_cjk
 
 MAX_QUERY_CHARS = 2000
 CANDIDATES = 20
+LEXICAL_POOL = 100  # full-text matches ranked by standing too: a word match lifts a score a lot
+SPARE = 10  # rows read beyond k: the in-memory standing ranks them, the rows themselves decide
 # Cosines are rescaled so that an unrelated pair sits near 0 and a close paraphrase near 1: MiniLM's
 # unrelated English pairs lie around 0-0.2 and paraphrases above 0.5; the centered multilingual
 # vectors' unrelated pairs lie around 0.05-0.15 (90th percentile) and matches from 0.25 up.
@@ -79,24 +84,32 @@ def search(store: MemoryStore, query: str, k: int = 10, weights: Weights = Weigh
     if use_main and query_vector is None:
         query_vector = store.embedder.embed([query])[0]
     pool = max(CANDIDATES, k * 3)
+    now = store.db.clock()
     with store.db.lock:
         conn = store.db.conn
         if exhaustive:
             main, multi, bm25 = {}, {}, bm25_hits(conn, query, -1, capped=False)
             rids = {r for (r,) in conn.execute("SELECT rid FROM memories").fetchall()}
         else:
-            main = dict(vectors.knn(conn, query_vector, pool)) if use_main and query_vector is not None else {}
-            multi = (dict(vectors.knn(conn, multilingual_vector, pool, vectors.MULTILINGUAL))
+            known = standing.current(conn)
+            main = (dict(vectors.knn(conn, query_vector, pool, rank=_ranker(known, now, weights, statuses,
+                                                                            include_disabled, MAIN_RANGE)))
+                    if use_main and query_vector is not None else {})
+            multi = (dict(vectors.knn(conn, multilingual_vector, pool, vectors.MULTILINGUAL,
+                                      rank=_ranker(known, now, weights, statuses, include_disabled,
+                                                   MULTILINGUAL_RANGE)))
                      if multilingual and multilingual_vector is not None else {})
-            bm25 = bm25_hits(conn, query, pool)
+            bm25 = bm25_hits(conn, query, LEXICAL_POOL)
             rids = set(main) | set(multi) | set(bm25)
         if use_main and query_vector is not None:
             main.update(vectors.similarity(conn, query_vector, [r for r in rids if r not in main]))
         if multilingual and multilingual_vector is not None:
             multi.update(vectors.similarity(conn, multilingual_vector, [r for r in rids if r not in multi],
                                             vectors.MULTILINGUAL))
+    if not exhaustive:  # read only the rows that can make the k best (their final scores come from the rows)
+        rids = _likely_best(known, rids, k + SPARE, chinese, main, multi if multilingual else None, bm25, now,
+                            weights, statuses, include_disabled)
     memories = store.by_rids(rids)
-    now = store.db.clock()
     hits = []
     for rid, m in memories.items():
         if m.status not in statuses or (m.disabled and not include_disabled):
@@ -105,6 +118,53 @@ def search(store: MemoryStore, query: str, k: int = 10, weights: Weights = Weigh
         hits.append(_score(m, _relevance(semantic, bm25.get(rid, 0.0)), now, weights))
     hits.sort(key=lambda h: h.score, reverse=True)
     return hits[:k]
+
+
+def _standing_part(known: standing.Standing, rids: np.ndarray, now: datetime, w: Weights) -> np.ndarray:
+    """Importance, recency and confidence as `_score` weighs them, from the in-memory standing."""
+    at = known.index(rids)
+    recent = np.exp(-known.days_since_use(at, now) / w.recency_days)
+    return w.importance * known.importance[at] + w.recency * recent + w.confidence * known.confidence[at]
+
+
+def _ranker(known: standing.Standing, now: datetime, w: Weights, statuses: tuple[str, ...],
+            include_disabled: bool, bounds: tuple[float, float]) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    """Orders one space's nearest rows by the whole score they would reach if this space's cosine spoke for
+    their meaning; rows the search must not return rank -inf."""
+    def rank(rids: np.ndarray, cosines: np.ndarray) -> np.ndarray:
+        score = w.relevance * 0.75 * _rescaled_array(cosines, bounds) + _standing_part(known, rids, now, w)
+        return np.where(known.eligible(rids, statuses, include_disabled), score, -np.inf)
+    return rank
+
+
+def _likely_best(known: standing.Standing, rids: set[int], keep: int, query_chinese: bool,
+                 main: dict[int, float], multi: dict[int, float] | None, bm25: dict[int, float], now: datetime,
+                 w: Weights, statuses: tuple[str, ...], include_disabled: bool) -> set[int]:
+    """The `keep` candidates with the best scores by the same formula as `_score`, from the in-memory standing."""
+    if len(rids) <= keep:
+        return rids
+    ids = np.fromiter(rids, dtype=np.int64, count=len(rids))
+    nan = float("nan")
+    main_part = _rescaled_array(np.array([main.get(r, nan) for r in ids.tolist()]), MAIN_RANGE)
+    if multi is None:
+        semantic = np.nan_to_num(main_part)
+    else:
+        multi_part = _rescaled_array(np.array([multi.get(r, nan) for r in ids.tolist()]), MULTILINGUAL_RANGE)
+        chinese = known.chinese[known.index(ids)]
+        blended = np.where(np.isnan(main_part), multi_part, MAIN_SHARE * main_part + (1 - MAIN_SHARE) * multi_part)
+        semantic = multi_part if query_chinese else np.where(chinese, CROSS_LINGUAL * multi_part, blended)
+        semantic = np.where(np.isnan(multi_part), np.nan_to_num(main_part), semantic)
+    lexical = np.array([bm25.get(r, 0.0) for r in ids.tolist()])
+    relevance = np.minimum(1.0, 0.75 * semantic + 0.35 * lexical)
+    score = w.relevance * relevance + _standing_part(known, ids, now, w)
+    score = np.where(known.eligible(ids, statuses, include_disabled), score, -np.inf)
+    best = np.argsort(-score, kind="stable")[:keep]
+    return set(ids[best[np.isfinite(score[best])]].tolist())
+
+
+def _rescaled_array(cosines: np.ndarray, bounds: tuple[float, float]) -> np.ndarray:
+    low, high = bounds
+    return np.clip((cosines - low) / (high - low), 0.0, 1.0)  # nan stays nan: no vector in that space
 
 
 def _rescaled(cosine: float, bounds: tuple[float, float]) -> float:

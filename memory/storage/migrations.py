@@ -57,7 +57,24 @@ def m002_consolidation_log() -> str:
         """
 
 
-MIGRATIONS: list[Migration] = [m001_initial, m002_consolidation_log]
+def m003_memory_changes() -> str:
+    """A log of which memories changed (row ids only), so search keeps its copy of their standing current
+    (memory/storage/standing.py). It keeps its last 10,000 entries."""
+    return """
+        CREATE TABLE memory_changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, rid INTEGER NOT NULL);
+        CREATE TRIGGER memories_logged_insert AFTER INSERT ON memories
+            BEGIN INSERT INTO memory_changes(rid) VALUES (new.rid); END;
+        CREATE TRIGGER memories_logged_update
+            AFTER UPDATE OF status, disabled, importance, confidence, last_used_at, updated_at, created_at, content
+            ON memories BEGIN INSERT INTO memory_changes(rid) VALUES (new.rid); END;
+        CREATE TRIGGER memories_logged_delete AFTER DELETE ON memories
+            BEGIN INSERT INTO memory_changes(rid) VALUES (old.rid); END;
+        CREATE TRIGGER memory_changes_pruned AFTER INSERT ON memory_changes WHEN new.seq % 1000 = 0
+            BEGIN DELETE FROM memory_changes WHERE seq <= new.seq - 10000; END;
+        """
+
+
+MIGRATIONS: list[Migration] = [m001_initial, m002_consolidation_log, m003_memory_changes]
 
 
 def migrate(db) -> list[str]:

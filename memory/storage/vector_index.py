@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
@@ -36,6 +37,7 @@ GENERATION_KEY = "vectors_generation"
 EXACT_BELOW = 1024
 OVERSAMPLE = 10
 MIN_COARSE = 500
+Rank = Callable[[np.ndarray, np.ndarray], np.ndarray]  # (rids, cosines) -> score per row
 
 
 _blas: ThreadpoolController | None = None
@@ -71,8 +73,12 @@ class LoadedSpace:
             self.bits[:, :n] = _sign_bits(matrix - self.mean).T
         self.mean_rows = n
 
-    def nearest(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
-        """The k rows closest to the (unit) query as (rid, cosine), best first."""
+    def nearest(self, query: np.ndarray, k: int, rank: Rank | None = None) -> list[tuple[int, float]]:
+        """The k rows closest to the (unit) query as (rid, cosine), best first.
+
+        `rank(rids, cosines)` orders the rows the coarse pass kept by another score instead of the cosine
+        (-inf: never returned), e.g. the whole search score, so that memories that win on more than meaning
+        are among the k."""
         n = self.n
         if n == 0 or k <= 0:
             return []
@@ -81,15 +87,16 @@ class LoadedSpace:
             rows = np.arange(n)
         else:
             qbits = _sign_bits((query - self.mean)[None, :])[0]
-            hamming = np.zeros(n, dtype=np.uint16)
-            xor, count = np.empty(n, dtype=np.uint64), np.empty(n, dtype=np.uint8)
-            for word, column in zip(qbits, self.bits):
-                np.bitwise_xor(column[:n], word, out=xor)
-                np.add(hamming, np.bitwise_count(xor, out=count), out=hamming)
+            hamming = np.bitwise_count(self.bits[:, :n] ^ qbits[:, None]).sum(axis=0, dtype=np.uint16)
             rows = _smallest(hamming, coarse)
         with _one_blas_thread():
             cosines = (self.vectors[:n] if len(rows) == n else self.vectors[rows]) @ query
-        best = np.argsort(-cosines)[:k]
+        if rank is None:
+            best = np.argsort(-cosines)[:k]
+        else:
+            order = rank(self.rids[rows], cosines)
+            best = np.argsort(-order)[:k]
+            best = best[np.isfinite(order[best])]
         return [(int(self.rids[rows[i]]), float(cosines[i])) for i in best]
 
     def similarity(self, query: np.ndarray, rids) -> dict[int, float]:
@@ -205,18 +212,19 @@ def loaded(conn, table: str, dim: int) -> LoadedSpace:
     if space is None or space.generation != now or space.vectors.shape[1] != dim:
         space = _load(conn, table, dim, now)
         if id(conn) not in _loaded or _loaded[id(conn)][0] is not conn:
-            _drop_closed()
+            drop_closed(_loaded)
             _loaded[id(conn)] = (conn, {})
         _loaded[id(conn)][1][table] = space
     return space
 
 
-def _drop_closed() -> None:
-    for key, (conn, _) in list(_loaded.items()):
+def drop_closed(cache: dict) -> None:
+    """Drop the entries of closed connections from a cache keyed by id(connection) → (connection, value)."""
+    for key, (conn, _) in list(cache.items()):
         try:
-            conn.total_changes  # type: ignore[attr-defined]  # raises once the connection is closed
+            conn.total_changes  # raises once the connection is closed
         except Exception:
-            del _loaded[key]
+            del cache[key]
 
 
 def _load(conn, table: str, dim: int, gen: str | None) -> LoadedSpace:
