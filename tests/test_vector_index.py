@@ -135,3 +135,17 @@ def test_the_coarse_pass_keeps_the_rows_of_the_k_smallest_distances():
         rows = vector_index._smallest(distances, k)
         assert len(rows) == len(set(rows.tolist())) == k
         assert np.array_equal(np.sort(distances[rows]), np.sort(distances)[:k])
+
+
+def test_one_blas_thread_is_set_once_for_nested_uses_and_lifted_by_the_last():
+    from threadpoolctl import threadpool_info
+
+    def blas_threads():
+        return [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
+
+    before = blas_threads()
+    with vector_index.one_blas_thread():
+        with vector_index.one_blas_thread():
+            assert set(blas_threads()) <= {1}
+        assert set(blas_threads()) <= {1}  # the inner exit leaves the outer limit in place
+    assert blas_threads() == before

@@ -19,7 +19,7 @@ import numpy as np
 
 from memory.recall.fulltext import bm25_hits
 from memory.records import Memory
-from memory.storage import standing, vectors
+from memory.storage import standing, vector_index, vectors
 from memory.storage.store import MemoryStore
 from memory.text import clean, has_cjk
 
@@ -85,7 +85,7 @@ def search(store: MemoryStore, query: str, k: int = 10, weights: Weights = Weigh
         query_vector = store.embedder.embed([query])[0]
     pool = max(CANDIDATES, k * 3)
     now = store.db.clock()
-    with store.db.lock:
+    with store.db.lock, vector_index.one_blas_thread():  # every product of this search on one BLAS thread
         conn = store.db.conn
         if exhaustive:
             main, multi, bm25 = {}, {}, bm25_hits(conn, query, -1, capped=False)

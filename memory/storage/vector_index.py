@@ -27,8 +27,10 @@ connection (another process) sees the new token and reads the table again before
 from __future__ import annotations
 
 import secrets
+import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Iterator
 
 import numpy as np
 from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
@@ -41,14 +43,31 @@ Rank = Callable[[np.ndarray, np.ndarray], np.ndarray]  # (rids, cosines) -> scor
 
 
 _blas: ThreadpoolController | None = None
+_blas_lock = threading.Lock()
+_blas_users = 0
+_blas_limit = None
 
 
-def _one_blas_thread():
-    """A context in which numpy's BLAS uses one thread (the controller is built once: it lists the loaded libraries)."""
-    global _blas
-    if _blas is None:
-        _blas = ThreadpoolController()
-    return _blas.limit(limits=1, user_api="blas")
+@contextmanager
+def one_blas_thread() -> Iterator[None]:
+    """A context in which numpy's BLAS uses one thread. Nested or concurrent uses share one limit, set by the first
+    and lifted by the last (setting it costs ~30 us, so a search sets it once for all its products); the
+    controller is built once: it lists the loaded libraries."""
+    global _blas, _blas_users, _blas_limit
+    with _blas_lock:
+        if _blas_users == 0:
+            if _blas is None:
+                _blas = ThreadpoolController()
+            _blas_limit = _blas.limit(limits=1, user_api="blas")
+        _blas_users += 1
+    try:
+        yield
+    finally:
+        with _blas_lock:
+            _blas_users -= 1
+            if _blas_users == 0 and _blas_limit is not None:
+                _blas_limit.restore_original_limits()
+                _blas_limit = None
 
 
 @dataclass
@@ -89,7 +108,7 @@ class LoadedSpace:
             qbits = _sign_bits((query - self.mean)[None, :])[0]
             hamming = np.bitwise_count(self.bits[:, :n] ^ qbits[:, None]).sum(axis=0, dtype=np.uint16)
             rows = _smallest(hamming, coarse)
-        with _one_blas_thread():
+        with one_blas_thread():
             cosines = (self.vectors[:n] if len(rows) == n else self.vectors[rows]) @ query
         if rank is None:
             best = np.argsort(-cosines)[:k]
@@ -104,7 +123,7 @@ class LoadedSpace:
         found = [(rid, self.row_of[rid]) for rid in rids if rid in self.row_of]
         if not found:
             return {}
-        with _one_blas_thread():
+        with one_blas_thread():
             cosines = self.vectors[[row for _, row in found]] @ query
         return {rid: float(c) for (rid, _), c in zip(found, cosines)}
 
