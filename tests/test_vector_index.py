@@ -104,6 +104,37 @@ def test_own_writes_update_the_copy_in_place_and_other_connections_reload(db, tm
         other.close()
 
 
+class Fixed512:
+    model_id, dim = "test/fixed-512", 512
+
+    def embed(self, texts):
+        return [_unit(np.random.default_rng(len(t)).standard_normal(512)) for t in texts]
+
+
+def test_a_write_to_one_space_leaves_the_other_spaces_copy_in_place(db):
+    rng = np.random.default_rng(4)
+    vectors.ensure_model(db.conn, Fixed512(), space=vectors.MULTILINGUAL)
+    with db.transaction() as conn:
+        for rid in range(1, 41):
+            vectors.put(conn, rid, _unit(rng.standard_normal(DIM)))
+            vectors.put(conn, rid, _unit(rng.standard_normal(512)), vectors.MULTILINGUAL)
+    q, mq = _unit(rng.standard_normal(DIM)), _unit(rng.standard_normal(512))
+    vectors.knn(db.conn, q, 3)
+    vectors.knn(db.conn, mq, 3, vectors.MULTILINGUAL)
+    main = vector_index.loaded(db.conn, vectors.MAIN.table, DIM)
+    multi = vector_index.loaded(db.conn, vectors.MULTILINGUAL.table, 512)
+    with db.transaction() as conn:  # a new memory: both spaces are written, one after the other
+        vectors.put(conn, 500, q)
+        vectors.put(conn, 500, mq, vectors.MULTILINGUAL)
+    with db.transaction() as conn:  # an edit that only the main space follows
+        vectors.put(conn, 7, q)
+    assert vector_index.loaded(db.conn, vectors.MAIN.table, DIM) is main
+    assert vector_index.loaded(db.conn, vectors.MULTILINGUAL.table, 512) is multi  # not read again whole
+    assert {r for r, _ in vectors.knn(db.conn, q, 2)} == {500, 7}
+    assert vectors.knn(db.conn, mq, 1, vectors.MULTILINGUAL)[0][0] == 500
+    assert vectors.knn(db.conn, mq, 1, vectors.MULTILINGUAL) == vectors.exact_knn(db.conn, mq, 1, vectors.MULTILINGUAL)
+
+
 def test_a_rolled_back_write_does_not_linger_in_the_copy(db):
     rng = np.random.default_rng(11)
     _fill(db, ((rid, _unit(rng.standard_normal(DIM))) for rid in range(1, 21)))

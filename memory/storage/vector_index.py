@@ -207,16 +207,19 @@ def bump_generation(conn) -> str:
 
 
 def changed(conn, table: str, before: str | None, after: str, rid: int, vector=None) -> None:
-    """This connection wrote (vector) or deleted (None) one row: keep its loaded copy current in place,
-    if that copy was current before the write; otherwise it reloads at the next search."""
-    space = _spaces(conn).get(table)
-    if space is None or space.generation != before:
-        return
-    if vector is None:
-        space.delete(rid)
-    else:
-        space.put(rid, np.asarray(vector, dtype=np.float32))
-    space.generation = after
+    """This connection wrote (vector) or deleted (None) one row of `table`: keep its loaded copy current in place,
+    if that copy was current before the write; otherwise it reloads at the next search. The generation token is
+    one for all tables, so the copies of the other tables that were current stay current: they move to the new
+    token too (else every write to one space reloaded the other one whole at the next search)."""
+    for name, space in _spaces(conn).items():
+        if space.generation != before:
+            continue
+        if name == table:
+            if vector is None:
+                space.delete(rid)
+            else:
+                space.put(rid, np.asarray(vector, dtype=np.float32))
+        space.generation = after
 
 
 def forget_loaded(conn) -> None:
