@@ -209,7 +209,8 @@ def _is_ack(sentence: str) -> bool:
     return english_ok and not han
 
 
-def _is_question(sentence: str) -> bool:
+def is_question(sentence: str) -> bool:
+    """Does the sentence ask something (a question mark, 吗, an opening question word or inverted verb)?"""
     s = sentence.strip()
     if STYLE_REQUEST.search(s):
         return False
@@ -238,7 +239,7 @@ def sentence_trivia(sentence: str) -> str | None:
         return "general knowledge question"
     if TASK.search(s):
         return "a request for help, not a fact about the user"
-    if _is_question(s):
+    if is_question(s):
         return "a question, not a statement"
     if CHITCHAT.search(s) and not LIKES.search(s) and not FACT_CUE.search(s) and not _has_other_clause(s):
         return "one-off chit-chat (weather, traffic, meals)"

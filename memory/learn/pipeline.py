@@ -9,6 +9,7 @@ from memory.learn import model_extract, reconcile
 from memory.learn.classifier import ClauseScore, TrainedExtractor, shipped_extractor
 from memory.learn.clause_memory import clause_candidates
 from memory.learn.clauses import covers
+from memory.learn.enrich import with_neighbours
 from memory.learn.guard import instruction_reason, unfinished_reason
 from memory.learn.rules.candidates import extract_candidates
 from memory.learn.supersede import Replacements
@@ -96,6 +97,7 @@ class MemoryPipeline:
             result.rejected.append(Rejection(_excerpt(user_text), refused))
             return result
         candidates = extract_candidates(user_text, assistant_text, today)
+        scores: list[ClauseScore] = []
         if self.trained is not None:
             self.trained.prefetch(self.trained.message_texts(user_text) + [c.quote or c.content for c in candidates])
             candidates = _with_change(self.trained, candidates, user_text)
@@ -114,7 +116,7 @@ class MemoryPipeline:
         accepted, rejected = validate(candidates, user_text, assistant_text, today,
                                       self.thresholds.min_confidence, self.thresholds.min_importance)
         result.rejected.extend(rejected)
-        kept = _dedupe(accepted)
+        kept = self._completed(_dedupe(accepted), user_text, assistant_text, scores, today)
         if self.trained is not None:  # what reconciliation will score, in one batch
             self.trained.prefetch([c.quote or c.content for c in kept])
         vectors = self.store.embedder.embed([c.content for c in kept]) if kept else []  # one batch, not one call each
@@ -142,6 +144,20 @@ class MemoryPipeline:
         if self._replacements is None or self._replacements.extractor is not self.trained:
             self._replacements = Replacements(self.trained)
         return self._replacements
+
+    def _completed(self, kept: list[Candidate], user_text: str, assistant_text: str | None,
+                   scores: list[ClauseScore], today: date) -> list[Candidate]:
+        """Each candidate with the neighbouring clauses that complete it (memory/learn/enrich.py), where the
+        completed one still passes the validators."""
+        if not scores or self.trained is None:
+            return kept
+        out = []
+        for cand, fuller in zip(kept, with_neighbours(kept, user_text, scores, today)):
+            if fuller is not cand and validate([fuller], user_text, assistant_text, today, self.thresholds.min_confidence,
+                                               self.thresholds.min_importance)[0]:
+                cand = fuller
+            out.append(cand)
+        return out
 
     def _classifier_attack(self, text: str) -> str | None:
         """The trained attack head's verdict, as a reason, when it calls the message an instruction."""

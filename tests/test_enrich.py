@@ -1,0 +1,43 @@
+"""A memory keeps the neighbouring words that complete it (memory/learn/enrich.py), through the real CLI:
+the clause after a rule's fact, a clause memory's antecedent; never the setting before a rule's fact,
+another memory's clause, a question or a clause with a date of its own."""
+from __future__ import annotations
+
+import pytest
+
+
+def _written(cli, text, today="2026-12-02"):
+    return cli.json("memory", "extract", text, "--json", "--dry-run", today=today)["written"]
+
+
+@pytest.mark.parametrize("text,fact,added", [
+    ("我在杭州做设计 主要给电商画海报", "杭州", "电商"),
+    ("work at a bakery now, the early starts are brutal", "bakery", "early starts"),
+    ("my brother Sam just got engaged, to his girlfriend of six years", "Sam", "girlfriend of six years"),
+])
+def test_the_clause_after_a_rules_fact_stays_with_it(cli, text, fact, added):
+    written = _written(cli, text)
+    assert any(fact in w["content"] and added in w["content"] for w in written), written
+    assert all(w["quote"] in text for w in written if "quote" in w)
+
+
+def test_the_setting_before_a_rules_fact_is_left_out(cli):
+    text = "lol today was CHAOS. two kids threw up during circle time and my aide called in sick. teaching kindergarten is not for the weak"
+    written = _written(cli, text)
+    assert any("kindergarten" in w["content"] for w in written)
+    assert not any("threw up" in w["content"] for w in written), written
+
+
+def test_a_neighbour_with_a_relative_date_or_a_question_is_not_taken_in(cli):
+    written = _written(cli, "I work at a bakery now, starting on Monday")
+    assert written and not any("Monday" in w["content"] for w in written), written
+    written = _written(cli, "I work at a bakery now, do you think that's a good career")
+    assert written and not any("career" in w["content"] for w in written), written
+    written = _written(cli, "我在杭州做设计，主要画海报，你会画画吗？")
+    assert any("海报" in w["content"] for w in written) and not any("画画" in w["content"] for w in written), written
+
+
+def test_a_clause_another_memory_speaks_for_is_not_copied_into_this_one(cli):
+    written = _written(cli, "I'm a nurse, mostly night shifts in the ICU at St Vincent's")
+    holding = [w for w in written if "ICU" in w["content"]]
+    assert len(holding) == 1, written
