@@ -226,3 +226,15 @@ def test_a_sibling_word_is_not_tripled_in_notes_or_topics():
     assert zh_clean("我妹妹下周结婚") == "妹妹下周结婚" and zh_clean("我姐姐人很好") == "姐姐人很好"
     found = extract_candidates("我妹妹下周六结婚", None, _date(2026, 11, 29))
     assert found and all("妹妹妹" not in (c.content + (c.topic or "")) for c in found)
+
+
+@pytest.mark.parametrize("said,note", [
+    ("我对象的妈妈特别喜欢我", "对象的妈妈特别喜欢我"),
+    ("体检报告把我吓到了", "体检报告把我吓到了"),
+    ("医生让我每小时起来活动一下", "医生让我每小时起来活动一下"),
+    ("我特别讨厌我的工作", "特别讨厌工作"),
+    ("我每天都被我妈催着早睡", "每天都被妈妈催着早睡"),
+])
+def test_the_user_as_the_object_stays_in_a_note_the_subject_goes(said, note):
+    from memory.learn.rules.common import zh_clean
+    assert zh_clean(said) == note

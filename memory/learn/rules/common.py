@@ -185,6 +185,12 @@ ZH_KIN = [("我妈", "妈妈"), ("我爸", "爸爸"), ("我姐", "姐姐"), ("�
           ("我家", "家里"), ("给我", ""), ("我们", ""), ("我的", ""), ("我", ""), ("你们", ""), ("你", "")]
 
 
+# 我 after a verb that takes the user as its object, or closing the clause after one, is not the subject
+# a note about the user leaves out: kept (marked, so the subject rule below does not drop it).
+ZH_OBJECT_ME = re.compile(r"(?<=[把被让叫陪催逼烦骂劝哄])我|(?<=喜欢|讨厌)我(?=[^们的]|$)")
+_KEEP = "\uE000"
+
+
 def zh_clean(text: str) -> str:
     """Make a Chinese clause read as a note about the user: no 我/你, no chatty lead-in or trailing particles."""
     text = EMOJI.sub("", text).strip()
@@ -192,6 +198,9 @@ def zh_clean(text: str) -> str:
         text = ZH_LEAD.sub("", text).strip()
     for old, new in ZH_KIN:
         text = text.replace(old + old[-1], new) if old in ("我妈", "我爸") else text
+        if old == "我":  # the user as the object stays: "妈妈特别喜欢我", "体检报告把我吓到了"
+            text = ZH_OBJECT_ME.sub(_KEEP, text)
         text = text.replace(old, new)
+    text = text.replace(_KEEP, "我")
     text = re.sub(r"[啦呀哦呢吧啊嘛哈~～!！。.…、，,]+$", "", text)
     return re.sub(r"(妈|爸|姐|妹|哥|弟)\1\1", r"\1\1", text).strip()  # "我妹妹" → "妹妹", not "妹妹妹"
