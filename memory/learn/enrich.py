@@ -11,7 +11,8 @@ would contradict the absolute one the memory holds) and the memory stays one fac
 clause memory takes either side.
 
 Chosen on the inner development split (scripts/inner_dev.py, P/R 0.647/0.702 without this): either side
-for every candidate 0.662/0.721 but the development set's setting clauses came along; this rule 0.658/0.711.
+for every candidate 0.662/0.721 but the development set's setting clauses came along; after-only for rules
+0.658/0.711; with the clause inside a rule's quote that its words left out, as shipped, 0.667/0.723.
 A bar on the neighbour's worth (0.2: 0.653/0.711) or on its sentence-vector closeness to the quote (0.12:
 0.657/0.709) did not help: the words that complete a fact seldom read as a fact themselves.
 """

@@ -192,7 +192,7 @@ _KEEP = "\uE000"
 
 
 def zh_clean(text: str) -> str:
-    """Make a Chinese clause read as a note about the user: no 我/你, no chatty lead-in or trailing particles."""
+    """Make a Chinese clause read as a note about the user: no subject 我, no 你, no chatty lead-in or trailing particles."""
     text = EMOJI.sub("", text).strip()
     for _ in range(2):
         text = ZH_LEAD.sub("", text).strip()
