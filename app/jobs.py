@@ -13,7 +13,7 @@ from concurrent.futures import Future
 from typing import Any, Callable
 
 log = logging.getLogger(__name__)
-CHAT, BACKGROUND = 0, 10
+CHAT, SOON, BACKGROUND = 0, 5, 10  # SOON: small work a chat request may need (a typed draft's vectors)
 
 
 class PriorityWorker:

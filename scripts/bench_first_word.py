@@ -5,7 +5,8 @@
 
 The project's own `Companion` and `ChatService` on the bundled SmolLM2, in throw-away encrypted profiles
 seeded with the same generated memories. Each session plays the same scripted conversation with memory
-on and memory off, the two turn by turn in alternating order, so machine noise hits both. It prints the
+on, memory on with every message embedded while it was typed (as the window does when typing pauses), and memory
+off, the three turn by turn in turning order, so machine noise hits all of them. It prints the
 median time to first piece at turn 1 and at the last turn, the on/off ratio, the prompt tokens llama.cpp
 actually evaluated before the first piece (the rest were reused from the previous turn), the first reply
 after a restart, and the app's tokens/s against raw llama-cpp-python on the same prompt.
@@ -46,6 +47,9 @@ TURNS = [
     "Thanks for listening. Any advice for sleeping better?",
     "Good morning again! What were we talking about?",
 ]
+# memory on; memory on with each message embedded while it was typed (the window does that when typing pauses,
+# so only the search and the prompt remain when it is sent); memory off.
+VARIANTS = ("on", "typed", "off")
 PEOPLE = ["Lily", "Tom", "Mei", "Sam", "Ana", "Raj", "Zoe", "Ben", "Ivy", "Leo"]
 THINGS = ["hiking", "jazz", "sushi", "chess", "yoga", "painting", "coffee", "running", "baking", "poetry",
           "tennis", "gardening", "ramen", "board games", "cycling", "photography", "tea", "sci-fi novels",
@@ -119,8 +123,12 @@ class EvalCounter:
         llm.eval = counted
 
 
-def timed_turn(chat: ChatService, session: str | None, text: str) -> tuple[float, int, object]:
-    """Seconds from the message to the first reply piece, and the prompt tokens the engine evaluated for it."""
+def timed_turn(chat: ChatService, session: str | None, text: str, typed: bool = False) -> tuple[float, int, object]:
+    """Seconds from the message to the first reply piece, and the prompt tokens the engine evaluated for it.
+
+    typed: the message was embedded while it was typed, as the window does when typing pauses (untimed)."""
+    if typed:
+        chat.anticipate(text)
     start = time.perf_counter()
     turn = chat.prepare(session, text)
     first = None
@@ -136,16 +144,15 @@ def timed_turn(chat: ChatService, session: str | None, text: str) -> tuple[float
 def session_run(template: Path, root: Path, rep: int, turns: int, reply_tokens: int, results: dict) -> dict:
     """One scripted session per variant, interleaved turn by turn, then a restart of both."""
     variants = {}
-    for name, memory in (("on", True), ("off", False)):
-        c = open_copy(template, root / f"{name}-{rep}", memory, reply_tokens)
+    for name in VARIANTS:
+        c = open_copy(template, root / f"{name}-{rep}", name != "off", reply_tokens)
         c.warm_up()  # the engine starts and the embedders load before the timed turns, as the desktop app does
         variants[name] = [c, ChatService(c), None]
     last_prompt = None
     for t in range(turns):
-        order = ("on", "off") if (t + rep) % 2 == 0 else ("off", "on")
-        for name in order:
+        for name in _rotated(VARIANTS, t + rep):
             c, chat, session = variants[name]
-            secs, evaluated, turn = timed_turn(chat, session, TURNS[t % len(TURNS)])
+            secs, evaluated, turn = timed_turn(chat, session, TURNS[t % len(TURNS)], typed=name == "typed")
             variants[name][2] = turn.session_id
             results[name].setdefault(t + 1, []).append((secs, evaluated, _prompt_tokens(c, turn.messages)))
             if name == "on":
@@ -153,17 +160,22 @@ def session_run(template: Path, root: Path, rep: int, turns: int, reply_tokens: 
     sessions = {name: v[2] for name, v in variants.items()}
     for v in variants.values():
         v[0].close()
-    order = ("on", "off") if rep % 2 == 0 else ("off", "on")
-    for name in order:
+    for name in _rotated(VARIANTS, rep):
         start = time.perf_counter()
         c = open_existing(root / f"{name}-{rep}")
         chat = ChatService(c)
         c.warm_up()
         load = time.perf_counter() - start
-        secs, evaluated, turn = timed_turn(chat, sessions[name], TURNS[turns % len(TURNS)])
+        secs, evaluated, turn = timed_turn(chat, sessions[name], TURNS[turns % len(TURNS)], typed=name == "typed")
         results[name].setdefault("restart", []).append((secs, evaluated, _prompt_tokens(c, turn.messages), load))
         c.close()
     return {"messages": last_prompt}
+
+
+def _rotated(names: tuple[str, ...], k: int) -> tuple[str, ...]:
+    """The variants in an order that turns with k, so no variant always goes first."""
+    k %= len(names)
+    return names[k:] + names[:k]
 
 
 def _prompt_tokens(c: Companion, messages: list[dict]) -> int:
@@ -222,7 +234,7 @@ def main() -> int:
         for var in ("COMPANION_CHAT_MODEL", "COMPANION_TODAY"):
             os.environ.pop(var, None)
         template = make_template(root, args.memories)
-        results: dict = {"on": {}, "off": {}}
+        results: dict = {name: {} for name in VARIANTS}
         last = {}
         for rep in range(args.sessions):
             last = session_run(template, root, rep, args.turns, args.reply_tokens, results)
@@ -251,11 +263,19 @@ def report(results: dict, args, tput: dict, threads: int) -> None:
         label = f"after restart (turn {args.turns + 1})" if key == "restart" else str(key)
         print(f"| {label} | {_med(on, 0):.2f} | {_med(off, 0):.2f} | {_med(on, 0) / _med(off, 0):.2f} "
               f"| {_med(on, 1):.0f} / {_med(on, 2):.0f} | {_med(off, 1):.0f} / {_med(off, 2):.0f} |")
-    every = [statistics.median(r[0] for r in results["on"][t]) for t in range(1, args.turns + 1)]
-    print(f"\nmemory on, TTFT per turn (s): {' '.join(f'{x:.2f}' for x in every)}")
-    every = [statistics.median(r[0] for r in results["off"][t]) for t in range(1, args.turns + 1)]
-    print(f"memory off, TTFT per turn (s): {' '.join(f'{x:.2f}' for x in every)}")
-    loads = [r[3] for r in results["on"]["restart"] + results["off"]["restart"]]
+    print("\nmemory on, each message embedded while it was typed (the window starts that when typing pauses):\n")
+    print("| turn | TTFT typed (s) | TTFT off (s) | ratio typed/off | evaluated typed / prompt typed |")
+    print("|---|---|---|---|---|")
+    for key in (1, args.turns, "restart"):
+        typed, off = results["typed"][key], results["off"][key]
+        label = f"after restart (turn {args.turns + 1})" if key == "restart" else str(key)
+        print(f"| {label} | {_med(typed, 0):.2f} | {_med(off, 0):.2f} | {_med(typed, 0) / _med(off, 0):.2f} "
+              f"| {_med(typed, 1):.0f} / {_med(typed, 2):.0f} |")
+    print()
+    for name, label in (("on", "memory on"), ("typed", "memory on, typed"), ("off", "memory off")):
+        every = [statistics.median(r[0] for r in results[name][t]) for t in range(1, args.turns + 1)]
+        print(f"{label}, TTFT per turn (s): {' '.join(f'{x:.2f}' for x in every)}")
+    loads = [r[3] for name in VARIANTS for r in results[name]["restart"]]
     print(f"restart: open profile, start the engine, load the embedders {statistics.median(loads):.2f} s (not in the TTFT above)")
     print("\n| same prompt (memory on, last turn) | prompt tokens/s | generation tokens/s | threads |")
     print("|---|---|---|---|")

@@ -335,3 +335,48 @@ def test_a_later_turn_builds_only_the_memories_it_needs_not_every_one(companion,
     second = chat.prepare(first.session_id, "what do I like on rainy days?")
     assert second.messages[:2] == first.messages[:2] and "nurse" in second.messages[1]["content"]
     assert len(built) < 300, len(built)
+
+
+class _CountingEmbedder:
+    """The store's real embedder, counting the texts it is asked for."""
+
+    def __init__(self, inner):
+        self.inner, self.texts = inner, []
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    def embed(self, texts):
+        self.texts += list(texts)
+        return self.inner.embed(texts)
+
+
+def test_a_draft_embedded_while_typing_is_not_embedded_again_and_picks_the_same_memories(companion):
+    for text in ("Works as a nurse at the city hospital", "Loves hiking in the hills on weekends",
+                 "周末喜欢去爬山", "Sister Lily lives in Berlin"):
+        companion.store.add(Memory(new_id(), "preference", text))
+    main, multi = _CountingEmbedder(companion.store.embedder), _CountingEmbedder(companion.store.multilingual)
+    companion.store.embedder, companion.store.multilingual = main, multi
+    chat, plain = ChatService(companion), ChatService(companion)
+    message = "Can you suggest a short hike for the weekend?"
+    expected = [m.id for m in plain.prepare(None, message).memories]
+    main.texts.clear(), multi.texts.clear()
+
+    assert chat.anticipate("  Can you suggest a short hike   for the weekend? ")  # as typed, spaces and all
+    assert main.texts == [message] and multi.texts == [message]
+    turn = chat.prepare(None, message)
+    assert [m.id for m in turn.memories] == expected and "hiking" in _system_text(turn)
+    assert main.texts == [message] and multi.texts == [message]  # prepare embedded nothing again
+
+    chat.anticipate("Can you suggest a short hike")  # the draft changed before it was sent: embedded afresh
+    chat.prepare(turn.session_id, message)
+    assert main.texts[-1] == multi.texts[-1] == message and len(main.texts) == 3
+    chat.prepare(turn.session_id, message)  # the draft's vectors are used once only
+    assert len(main.texts) == 4
+
+
+def test_nothing_is_embedded_ahead_with_memory_off_or_for_an_empty_draft(companion):
+    chat = ChatService(companion)
+    assert not chat.anticipate("   ")
+    companion.settings.memory_enabled = False
+    assert not chat.anticipate("I start my new job on Monday")

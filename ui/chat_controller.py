@@ -1,6 +1,7 @@
 """Chat turns on the model worker: load the model, stream a reply in small batches, stop, then learn."""
 from __future__ import annotations
 
+import logging
 import threading
 import time
 
@@ -8,11 +9,12 @@ from PySide6.QtCore import QObject, Signal
 
 from app.chat import ChatService, PreparedTurn
 from app.companion import Companion
-from app.jobs import BACKGROUND, CHAT
+from app.jobs import BACKGROUND, CHAT, SOON
 from memory.learn import ExtractionResult
 from ui.i18n import error_text
 from ui.workers import QtWorker
 
+log = logging.getLogger(__name__)
 BATCH_SECONDS = 0.03  # streamed text reaches the UI at most ~33 times a second
 
 
@@ -77,6 +79,16 @@ class ChatController(QObject):
         self.replying = True
         self._stop.clear()
         self.worker.run(lambda: self._turn(session_id, text), self._turn_done, self._turn_failed, priority=CHAT)
+
+    def anticipate(self, draft: str) -> None:
+        """Embed a paused draft on the model worker (after any chat request, before queued learning), so that
+        sending it starts the reply sooner. Nothing while a reply streams: the worker is busy with it."""
+        if self.replying or self.chat is None:
+            return
+        chat = self.chat
+        # A failure costs nothing but the head start (sending embeds the message again), so it is only logged.
+        self.worker.run(lambda: chat.anticipate(draft), None,
+                        lambda exc: log.info("draft not embedded ahead: %s", exc), priority=SOON)
 
     def stop(self) -> None:
         """Stop the reply at the next piece; what was said so far is kept."""

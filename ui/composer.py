@@ -1,7 +1,7 @@
 """Where the user writes: Enter sends, Shift+Enter starts a new line; the Send button turns into Stop."""
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QHBoxLayout, QPlainTextEdit, QPushButton, QSizePolicy, QWidget
 
@@ -9,6 +9,7 @@ from ui.i18n import tr
 from ui.style import icon
 
 MAX_LINES = 8
+PAUSE_MS = 300  # typing stopped this long: the draft is probably what will be sent
 
 
 class MessageInput(QPlainTextEdit):
@@ -54,10 +55,12 @@ class Composer(QWidget):
     Signals:
         sendRequested(str): the user sent this text (already stripped, never empty).
         stopRequested(): the user pressed Stop during a reply.
+        draftPaused(str): typing paused on this text (stripped, never empty), so work on it can start early.
     """
 
     sendRequested = Signal(str)
     stopRequested = Signal()
+    draftPaused = Signal(str)
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -69,6 +72,11 @@ class Composer(QWidget):
         self.button.setCursor(Qt.CursorShape.PointingHandCursor)
         self.button.clicked.connect(self._clicked)
         self.input.submitted.connect(self._submit)
+        self._pause = QTimer(self)
+        self._pause.setSingleShot(True)
+        self._pause.setInterval(PAUSE_MS)
+        self._pause.timeout.connect(self._paused)
+        self.input.textChanged.connect(self._pause.start)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(16, 10, 16, 14)
         layout.setSpacing(8)
@@ -107,4 +115,10 @@ class Composer(QWidget):
         if not text:
             return
         self.input.clear()
+        self._pause.stop()
         self.sendRequested.emit(text)
+
+    def _paused(self) -> None:
+        text = self.input.toPlainText().strip()
+        if text and not self.replying:
+            self.draftPaused.emit(text)

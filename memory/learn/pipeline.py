@@ -18,6 +18,7 @@ from memory.protocols import Completer
 from memory.recall.hybrid import search
 from memory.records import Candidate, Memory, Rejection
 from memory.storage.store import MemoryStore
+from memory.storage.vector_index import one_blas_thread
 from memory.text import clean
 
 log = logging.getLogger(__name__)
@@ -81,7 +82,16 @@ class MemoryPipeline:
     def process(self, user_text: str, assistant_text: str | None, today: date, *, session_id: str | None = None,
                 message_id: str | None = None, dry_run: bool = False,
                 previous_user: str | None = None) -> ExtractionResult:
-        """Run the whole pipeline; with dry_run nothing is stored."""
+        """Run the whole pipeline; with dry_run nothing is stored.
+
+        Its products are small and run on one BLAS thread: a second one polls for ~0.1 s after each, and on 2
+        cores that would take a core from the reply that may start right after (models/embedder.py)."""
+        with one_blas_thread():
+            return self._process(user_text, assistant_text, today, session_id=session_id, message_id=message_id,
+                                 dry_run=dry_run, previous_user=previous_user)
+
+    def _process(self, user_text: str, assistant_text: str | None, today: date, *, session_id: str | None,
+                 message_id: str | None, dry_run: bool, previous_user: str | None) -> ExtractionResult:
         result = ExtractionResult()
         user_text = _plain(user_text)
         if previous_user and unfinished_reason(_plain(previous_user)):

@@ -62,6 +62,37 @@ class Hit:
         return data
 
 
+@dataclass(frozen=True)
+class QueryVectors:
+    """A query embedded in the spaces `search` reads for it (None where a space does not speak for it)."""
+
+    text: str
+    main: list[float] | None
+    multilingual: list[float] | None
+
+
+def search_text(query: str | None) -> str:
+    """The text `search` embeds and matches for a query: cleaned, spaces folded, capped."""
+    return " ".join(clean(query or "").split())[:MAX_QUERY_CHARS]
+
+
+def query_vectors(store: MemoryStore, query: str) -> QueryVectors:
+    """Embed a query the way `search` would: the multilingual space when the store has it, the main space
+    unless the query is Chinese and the multilingual space speaks for it. Both can be given to `search`."""
+    text = search_text(query)
+    if not text:
+        return QueryVectors(text, None, None)
+    multilingual = _has_multilingual(store)
+    multi = store.multilingual.embed([text])[0] if multilingual and store.multilingual is not None else None
+    main = store.embedder.embed([text])[0] if not (has_cjk(text) and multilingual) else None
+    return QueryVectors(text, main, multi)
+
+
+def _has_multilingual(store: MemoryStore) -> bool:
+    with store.db.lock:
+        return store.multilingual is not None and vectors.table_exists(store.db.conn, vectors.MULTILINGUAL)
+
+
 def search(store: MemoryStore, query: str, k: int = 10, weights: Weights = Weights(),
            statuses: tuple[str, ...] = ("active",), include_disabled: bool = True,
            query_vector: list[float] | None = None, multilingual_vector: list[float] | None = None,
@@ -72,15 +103,14 @@ def search(store: MemoryStore, query: str, k: int = 10, weights: Weights = Weigh
     of queries is embedded at once); embedded here when not given. `exhaustive` scores every memory
     instead of the nearest neighbours and best full-text matches (slow; it measures what they miss).
     """
-    query = " ".join(clean(query or "").split())[:MAX_QUERY_CHARS]
+    query = search_text(query)
     if not query or k <= 0:
         return []
     chinese = has_cjk(query)
-    with store.db.lock:
-        multilingual = store.multilingual is not None and vectors.table_exists(store.db.conn, vectors.MULTILINGUAL)
+    multilingual = _has_multilingual(store)
+    use_main = not (chinese and multilingual)  # MiniLM's cosines say nothing about a Chinese query (query_vectors)
     if multilingual and multilingual_vector is None and store.multilingual is not None:
         multilingual_vector = store.multilingual.embed([query])[0]
-    use_main = not (chinese and multilingual)  # MiniLM's cosines say nothing about a Chinese query
     if use_main and query_vector is None:
         query_vector = store.embedder.embed([query])[0]
     pool = max(CANDIDATES, k * 3)

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Callable
 
-from memory.recall.hybrid import Hit, Weights, search
+from memory.recall.hybrid import Hit, QueryVectors, Weights, search, search_text
 from memory.records import Memory
 from memory.storage.store import MemoryStore
 
@@ -33,9 +33,15 @@ class RetrievalSettings:
 
 
 def select(store: MemoryStore, query: str, today: date, settings: RetrievalSettings = RetrievalSettings(),
-           count_tokens: TokenCounter = rough_tokens) -> list[Memory]:
-    """The memories to inject for this message, most important first, within the token budget."""
-    hits = [h for h in search(store, query, k=20, weights=settings.weights, include_disabled=False)
+           count_tokens: TokenCounter = rough_tokens, embedded: QueryVectors | None = None) -> list[Memory]:
+    """The memories to inject for this message, most important first, within the token budget.
+
+    `embedded`: this query's vectors computed ahead (`query_vectors`, e.g. while the message was typed); used
+    only when they are of exactly this text."""
+    given = embedded if embedded is not None and embedded.text == search_text(query) else None
+    hits = [h for h in search(store, query, k=20, weights=settings.weights, include_disabled=False,
+                              query_vector=given.main if given else None,
+                              multilingual_vector=given.multilingual if given else None)
             if h.relevance >= settings.relevance_floor]
     always = store.usable(always=_ALWAYS)
     upcoming = [m for m in store.list(category="event") if not m.disabled and _is_upcoming(m, today)]

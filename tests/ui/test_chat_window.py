@@ -88,6 +88,25 @@ def test_shift_enter_makes_a_new_line_and_enter_sends(make_window, qtbot):
     assert sent == ["first line\nsecond line"], "an empty box sends nothing"
 
 
+def test_a_pause_in_typing_embeds_the_draft_for_the_reply_that_follows(make_window, qtbot, companion_env):
+    _short_replies(companion_env)
+    window = make_window()
+    paused = []
+    window.composer.draftPaused.connect(paused.append)
+    qtbot.keyClicks(window.composer.input, "I finally booked the trip to Lisbon")
+    qtbot.waitUntil(lambda: paused == ["I finally booked the trip to Lisbon"], timeout=5_000)
+    qtbot.wait(400)
+    assert len(paused) == 1, "one pause, one signal: not one per key"
+    chat = window.controller.chat
+    qtbot.waitUntil(lambda: chat._anticipated is not None, timeout=30_000)  # done on the model worker
+    assert chat._anticipated.text == "I finally booked the trip to Lisbon"
+    with qtbot.waitSignal(window.controller.replyFinished, timeout=120_000):
+        qtbot.keyClick(window.composer.input, Qt.Key.Key_Return)
+    assert chat._anticipated is None, "the reply used the draft's vectors"
+    qtbot.wait(400)
+    assert len(paused) == 1, "sending is not a pause: nothing is embedded for an empty box"
+
+
 def test_view_follows_the_stream_unless_the_user_scrolled_up(styled, qtbot):
     view = _shown_chat_view(qtbot, 500, 300)
     for i in range(6):
