@@ -255,22 +255,16 @@ def _med(rows, i):
 def report(results: dict, args, tput: dict, threads: int) -> None:
     print(f"\nbench_first_word: {args.memories} memories, {args.sessions} sessions × {args.turns} turns, "
           f"memory on/off interleaved, {os.cpu_count()} logical CPUs, chat threads {threads}, medians\n")
-    print("| turn | TTFT on (s) | TTFT off (s) | ratio on/off | evaluated on / prompt on (tokens) "
-          "| evaluated off / prompt off |")
-    print("|---|---|---|---|---|---|")
+    print("| turn | TTFT on (s) | TTFT typed (s) | TTFT off (s) | ratio on/off | ratio typed/off "
+          "| evaluated on / prompt on (tokens) | evaluated off / prompt off |")
+    print("|---|---|---|---|---|---|---|---|")
     for key in (1, args.turns, "restart"):
-        on, off = results["on"][key], results["off"][key]
+        on, typed, off = results["on"][key], results["typed"][key], results["off"][key]
         label = f"after restart (turn {args.turns + 1})" if key == "restart" else str(key)
-        print(f"| {label} | {_med(on, 0):.2f} | {_med(off, 0):.2f} | {_med(on, 0) / _med(off, 0):.2f} "
+        print(f"| {label} | {_med(on, 0):.2f} | {_med(typed, 0):.2f} | {_med(off, 0):.2f} "
+              f"| {_med(on, 0) / _med(off, 0):.2f} | {_med(typed, 0) / _med(off, 0):.2f} "
               f"| {_med(on, 1):.0f} / {_med(on, 2):.0f} | {_med(off, 1):.0f} / {_med(off, 2):.0f} |")
-    print("\nmemory on, each message embedded while it was typed (the window starts that when typing pauses):\n")
-    print("| turn | TTFT typed (s) | TTFT off (s) | ratio typed/off | evaluated typed / prompt typed |")
-    print("|---|---|---|---|---|")
-    for key in (1, args.turns, "restart"):
-        typed, off = results["typed"][key], results["off"][key]
-        label = f"after restart (turn {args.turns + 1})" if key == "restart" else str(key)
-        print(f"| {label} | {_med(typed, 0):.2f} | {_med(off, 0):.2f} | {_med(typed, 0) / _med(off, 0):.2f} "
-              f"| {_med(typed, 1):.0f} / {_med(typed, 2):.0f} |")
+    print("\n(typed: memory on, each message embedded while it was typed, as the window does when typing pauses)")
     print()
     for name, label in (("on", "memory on"), ("typed", "memory on, typed"), ("off", "memory off")):
         every = [statistics.median(r[0] for r in results[name][t]) for t in range(1, args.turns + 1)]
