@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Measure: how many unrelated memories a conversation wrongly retires, in a memory that is not empty.
 
-  .venv/bin/python scripts/eval_bystanders.py [--split inner|test|test_wave2] [--per-case 40] [--weights F]
+  .venv/bin/python scripts/eval_bystanders.py [--split inner|test|test_wave2|test_wave3] [--per-case 40] [--weights F]
                                               [--show N]
 
 The corpus cases start from an empty memory, so a change can only ever replace the case's own facts. A
@@ -14,7 +14,7 @@ replacement may be right (a new job replaces an old one) and is counted apart; e
 lost for nothing.
 
 `--split inner` plays the inner development split with weights from `scripts/inner_dev.py --save` (give them
-with `--weights`); `test`/`test_wave2` play a frozen split with the shipped weights: report only.
+with `--weights`); `test`/`test_wave2`/`test_wave3` play a frozen split with the shipped weights: report only.
 """
 from __future__ import annotations
 
@@ -88,7 +88,7 @@ def play_with_bystanders(case: dict, bystanders: list[dict], embedder, multiling
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--split", choices=("inner", "test", "test_wave2"), default="inner")
+    ap.add_argument("--split", choices=("inner", "test", "test_wave2", "test_wave3"), default="inner")
     ap.add_argument("--per-case", type=int, default=40)
     ap.add_argument("--weights", help="weights file (for --split inner: from scripts/inner_dev.py --save)")
     ap.add_argument("--show", type=int, default=0, metavar="N", help="print N retired bystanders")

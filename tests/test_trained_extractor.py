@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 FROZEN_TEST_SHA256 = {
     "test.jsonl": "b95617534c508e12077c39490900fdf71471dee934d4af178076393a34da799f",
     "test_wave2.jsonl": "f097c5537e4ca7bcff59dca11b513ff7bb08861e18ca24e23a38f3cbb7fdde12",
+    "test_wave3.jsonl": "de0bef9397c4a33cd3e26080d51be93a87a44a144d7de6edd5d63d248f259af7",
 }
 
 
@@ -31,10 +32,10 @@ def test_frozen_test_splits_are_unchanged(name):
 def test_train_and_test_share_no_case_and_no_message():
     def load(name):
         return [json.loads(x) for x in (ROOT / "corpus" / name).read_text(encoding="utf-8").splitlines() if x]
-    train, test = load("train.jsonl"), load("test.jsonl") + load("test_wave2.jsonl")
+    train, test = load("train.jsonl"), load("test.jsonl") + load("test_wave2.jsonl") + load("test_wave3.jsonl")
     assert not {c["id"] for c in train} & {c["id"] for c in test}
     assert not {s["user"] for c in train for s in c["steps"]} & {s["user"] for c in test for s in c["steps"]}
-    assert sum(len(c["steps"]) for c in train + test) >= 3000
+    assert sum(len(c["steps"]) for c in train + test) >= 5000
 
 
 def test_shipped_weights_are_what_the_training_script_builds(tmp_path):
