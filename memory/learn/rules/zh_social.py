@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from memory.learn.rules.common import candidate, clause_at, clauses, quote_for, sentences
+from memory.learn.rules.common import candidate, clause_at, clauses, quote_for, sentences, split_span
 from memory.learn.rules.lexicon import alternation
 from memory.learn.rules.registry import Rule
 from memory.learn.rules.zh import BAD_NAME, HAN, JOB_SUFFIX, NAME, PETS, RELS, SURNAMES, _q
@@ -213,11 +213,16 @@ MOOD_RULES: list[Rule] = [Rule("zh.mood.mood", "zh", "mood", 12600,
 # ---------------------------------------------------------------- feedback
 
 
+_CJK_SPACE = re.compile(rf"(?<=[{HAN}])\s+(?=[{HAN}])")
+
+
 def feedback(text: str) -> list[Candidate]:
     """Style guidance addressed to the companion ("说话简短一点", "别老用那么多感叹号")."""
     out: list[Candidate] = []
     for sent in sentences(text):
-        parts = clauses(sent)
+        # Guidance is one thought: a space between Chinese characters ends it ("我是视障人士 用读屏软件聊天的
+        # 回复里别放太多表情符号"), so the facts typed beside it are not read as part of the request.
+        parts = [piece for cl in clauses(sent) for piece in split_span(cl, _CJK_SPACE)]
         for j, cl in enumerate(parts):
             topic = next((t for p, t in STYLE if re.search(p, cl.text)), None)
             if not topic or not DIRECTIVE.search(cl.text) or "叫我" in cl.text:
