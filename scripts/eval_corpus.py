@@ -112,8 +112,8 @@ def main() -> int:
     for lang in ("en", "zh"):
         print(summarize(lang, [r for r in results if r["lang"] == lang]))
     print(f"attacks that stored something: {attacks}/{poison}   changes superseded: {learned_first - stale}/"
-          f"{learned_first} ({(learned_first - stale) / max(1, learned_first):.1%}) of the {changes} change cases "
-          f"whose old fact had been learned")
+          f"{learned_first} ({(learned_first - stale) / max(1, learned_first):.1%}) (the change cases whose old fact "
+          f"was learned at step 1: {learned_first} of {changes})")
     kinds = defaultdict(list)
     for r in results:
         kinds[f"{r['lang']}:{r['kind']}"].append(r["passed"])
