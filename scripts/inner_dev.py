@@ -120,6 +120,7 @@ def main() -> int:
     ap.add_argument("--weights", help="weights trained earlier on the rest of the train split")
     ap.add_argument("--save", help="where to keep the weights trained now")
     ap.add_argument("--worth-threshold", type=float)
+    ap.add_argument("--worth-threshold-zh", type=float)
     ap.add_argument("--show", type=int, default=0, metavar="N", help="print N failing cases")
     ap.add_argument("--examples", type=int, default=0, metavar="N", help="print N instances of each bin")
     args = ap.parse_args()
@@ -135,6 +136,8 @@ def main() -> int:
     extractor = load_extractor(weights_path)
     if args.worth_threshold is not None:
         extractor.worth_threshold = args.worth_threshold
+    if args.worth_threshold_zh is not None:
+        extractor.worth_threshold_zh = args.worth_threshold_zh
     with tempfile.TemporaryDirectory() as models_home:
         embedder = FastEmbedEmbedder(resolve_embedding_model(Path(models_home)))
         multilingual = MultilingualEmbedder()

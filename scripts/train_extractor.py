@@ -37,7 +37,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "scripts")]
 from memory.learn.clauses import covers, split_clauses  # noqa: E402
 from memory.learn.classifier import TrainedExtractor  # noqa: E402
 from memory.learn.context import CATEGORY_ORDER, Neighbours, Votes, category_features, worth_features  # noqa: E402
-from memory.learn.features import VECTORIZER_OPTIONS, clause_feature_text, normalize, vector_columns  # noqa: E402
+from memory.learn.features import ATTACK_VECTOR_WEIGHT, VECTORIZER_OPTIONS, attack_text, clause_feature_text, normalize, vector_columns  # noqa: E402
 from models.multilingual import MULTILINGUAL_DIM, MultilingualEmbedder  # noqa: E402
 from supersede_pairs import supersede_arrays  # noqa: E402
 
@@ -155,6 +155,14 @@ class CachedEncoder:
         return [self._cache[t] for t in texts]
 
 
+def attack_features(vectorizer: TfidfVectorizer, msgs: list[str], encoder: CachedEncoder) -> sparse.csr_matrix:
+    """Whole messages as the attack head reads them (`attack_text`): by n-grams and by meaning, so an attack in
+    words the corpus never had still lands near the attacks it had."""
+    texts = [attack_text(m) for m in msgs]
+    meaning = sparse.csr_matrix(ATTACK_VECTOR_WEIGHT * np.asarray(encoder.embed(texts), dtype=np.float32))
+    return sparse.hstack([vectorizer.transform(texts), meaning]).tocsr()
+
+
 def _fit_head(x, y, c: float) -> LogisticRegression:
     model = LogisticRegression(C=c, max_iter=5000, class_weight="balanced", solver="lbfgs", tol=1e-6)
     return model.fit(x, y)
@@ -176,7 +184,7 @@ def train(cases: list[dict], encoder: CachedEncoder) -> dict[str, np.ndarray]:
         "polarity": (x[pos], np.array([r.polarity for r in rows])[pos]),
         "change": (x[pos], np.array([r.change for r in rows])[pos]),
         "slot": (x[pos], np.array([r.slot for r in rows])[pos]),
-        "attack": (vectorizer.transform(msgs), np.array(attack)),
+        "attack": (attack_features(vectorizer, msgs, encoder), np.array(attack)),
     }
     vocab = sorted(vectorizer.vocabulary_, key=vectorizer.vocabulary_.get)
     out: dict[str, np.ndarray] = {"vocabulary": np.array(vocab), "idf": vectorizer.idf_.astype(np.float32),

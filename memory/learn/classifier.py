@@ -27,7 +27,7 @@ from scipy import sparse
 
 from memory.learn.clauses import Clause, split_clauses
 from memory.learn.context import CATEGORY_ORDER, ContextReader, class_probabilities
-from memory.learn.features import VECTORIZER_OPTIONS, clause_feature_text, normalize, vector_columns
+from memory.learn.features import ATTACK_VECTOR_WEIGHT, VECTORIZER_OPTIONS, attack_text, clause_feature_text, normalize, vector_columns
 from memory.protocols import Embedder
 
 WEIGHTS = Path(__file__).with_name("extractor.npz")
@@ -39,7 +39,9 @@ WORTH_THRESHOLD = 0.5
 # for commas cut Chinese facts into more, shorter clauses). Chosen on the inner development split: at 0.4,
 # Chinese P .625→.635 and R .642→.692; English is best left at 0.5 (0.45: P -.021; 0.55: R -.009).
 WORTH_THRESHOLD_ZH = 0.4
-ATTACK_THRESHOLD = 0.5
+# Chosen by grouped 5-fold cross-validation of the attack head on the train split: at 0.5 P .979 R .966 (6 benign
+# messages flagged, 5 of them feedback), at 0.6 P .986 R .966 (4; 3), at 0.7 P .989 R .952.
+ATTACK_THRESHOLD = 0.6
 _HAN = re.compile(r"[\u3400-\u9fff]")
 
 
@@ -218,7 +220,9 @@ class TrainedExtractor:
 
     def attack_score(self, text: str) -> float:
         """How likely a whole message is an instruction or identity claim aimed at the companion."""
-        return float(self._heads["attack"].probabilities(self.features([normalize(text)]))[0, 1])
+        message = attack_text(text)
+        dense = ATTACK_VECTOR_WEIGHT * self.sentence_vectors([message]) if self.vector_dim else None
+        return float(self._heads["attack"].probabilities(self.features([message]), dense)[0, 1])
 
 
 def load_extractor(path: Path) -> TrainedExtractor:

@@ -10,6 +10,7 @@ from memory.learn.classifier import ClauseScore, TrainedExtractor, shipped_extra
 from memory.learn.clause_memory import clause_candidates
 from memory.learn.clauses import covers
 from memory.learn.enrich import with_neighbours
+from memory.learn.features import attack_text
 from memory.learn.guard import instruction_reason, unfinished_reason
 from memory.learn.rules.candidates import extract_candidates
 from memory.learn.supersede import Replacements
@@ -101,15 +102,20 @@ class MemoryPipeline:
             result.rejected.append(Rejection(_excerpt(user_text), f"too long to learn from ({len(user_text)} "
                                                                      f"characters; at most {MAX_LEARN_CHARS})"))
             return result
-        attack = instruction_reason(user_text) or self._classifier_attack(user_text)
-        refused = f"message rejected: {attack}" if attack else unfinished_reason(user_text)
+        attack = instruction_reason(user_text)
+        unfinished = None if attack else unfinished_reason(user_text)  # read whole with the next message
+        candidates = [] if attack or unfinished else extract_candidates(user_text, assistant_text, today)
+        if self.trained is not None and not (attack or unfinished):
+            # every text the heads read (the attack head's included), in one embedding batch
+            self.trained.prefetch(self.trained.message_texts(user_text) + [attack_text(user_text)]
+                                  + [c.quote or c.content for c in candidates])
+            attack = self._classifier_attack(user_text)
+        refused = f"message rejected: {attack}" if attack else unfinished
         if refused:  # the model is not even asked: an attack never reaches extraction as input
             result.rejected.append(Rejection(_excerpt(user_text), refused))
             return result
-        candidates = extract_candidates(user_text, assistant_text, today)
         scores: list[ClauseScore] = []
         if self.trained is not None:
-            self.trained.prefetch(self.trained.message_texts(user_text) + [c.quote or c.content for c in candidates])
             candidates = _with_change(self.trained, candidates, user_text)
             scores = self.trained.score_message(user_text)  # once: both passes read the same clause scores
             candidates, vetoed = _rule_veto(candidates, scores, user_text)

@@ -24,6 +24,7 @@ from memory.learn.rules import zh as rules_zh
 from memory.learn.rules import zh_likes as rules_zh_likes
 from memory.learn.rules import zh_social as rules_zh_social
 from memory.learn.rules.common import candidate, has_cjk, norm_object, third_person, zh_clean
+from memory.learn.rules.explicit import explicit_bodies
 from memory.learn.rules.registry import Rule, check
 from memory.records import Candidate
 
@@ -34,13 +35,6 @@ RULES: list[Rule] = check(
     + rules_en_life.MORE_PROFILE_RULES + rules_en_life.HOME_RULES + rules_en_life.PERSON_EVENT_RULES + rules_en_life.SCAN_RULES
     + rules_zh.PROFILE_RULES + rules_zh_likes.PREFERENCE_RULES + rules_zh_social.PEOPLE_RULES + rules_zh_social.MOOD_RULES
     + rules_zh_social.SCAN_RULES + rules_events.SCAN_RULES)
-EXPLICIT_EN = re.compile(
-    r"(?:^|[.!?]\s*|,\s*)(?:please\s+|pls\s+|also\s+|and\s+|oh\s+)?(?:remember\s+(?:that\b|this\b|:)|remember(?=\s+(?:my|I|I'm|I've)\b)|"
-    r"don't\s+forget(?:\s+that\b)?|do\s+not\s+forget(?:\s+that\b)?|keep\s+in\s+mind(?:\s+that\b)?|make\s+a\s+note(?:\s+that\b)?|"
-    r"note\s+that\b|save\s+(?:this|that)\s+(?:to|in)\s+(?:your\s+)?(?:permanent\s+)?memory|"
-    r"add\s+(?:this|that)\s+to\s+(?:my|your)\s+\w+)\s*[:,-]?\s*(?P<body>[^.!?\n]+)", re.IGNORECASE)
-EXPLICIT_ZH = re.compile(r"(?:请|你)?(?:要)?(?:记住|(?<![我还都不也])记得|别忘了|不要忘了|帮我记一下|帮我记住|记一下|记下来)"
-                         r"(?:了)?[：:，,]?\s*(?P<body>[^。！？!?\n]+)")
 EXPLICIT_CONFIDENCE = 0.95
 # A remembered fact no rule recognised is kept by the "remember that…" trigger itself, named like a rule.
 EXPLICIT_ORIGIN = {"en": "rule:en.explicit.remember", "zh": "rule:zh.explicit.remember"}
@@ -69,16 +63,10 @@ def _run_rules(text: str, today: date) -> list[Candidate]:
     return out
 
 
-def _explicit_bodies(text: str) -> list[tuple[int, int]]:
-    spans = [(m.start("body"), m.end("body")) for m in EXPLICIT_EN.finditer(text)]
-    spans += [(m.start("body"), m.end("body")) for m in EXPLICIT_ZH.finditer(text)]
-    return [(s, e) for s, e in spans if text[s:e].strip()]
-
-
 def _mark_explicit(text: str, today: date, found: list[Candidate]) -> list[Candidate]:
     """Facts the user asked to be remembered: upgraded to explicit, or kept as a fallback note."""
     out = list(found)
-    for start, end in _explicit_bodies(text):
+    for start, end in explicit_bodies(text):
         body = text[start:end]
         hits = [i for i, c in enumerate(out) if c.quote and _overlaps(text, c.quote, start, end)]
         for i in hits:
