@@ -132,7 +132,10 @@ def test_a_write_to_one_space_leaves_the_other_spaces_copy_in_place(db):
     assert vector_index.loaded(db.conn, vectors.MULTILINGUAL.table, 512) is multi  # not read again whole
     assert {r for r, _ in vectors.knn(db.conn, q, 2)} == {500, 7}
     assert vectors.knn(db.conn, mq, 1, vectors.MULTILINGUAL)[0][0] == 500
-    assert vectors.knn(db.conn, mq, 1, vectors.MULTILINGUAL) == vectors.exact_knn(db.conn, mq, 1, vectors.MULTILINGUAL)
+    fast, exact = vectors.knn(db.conn, mq, 1, vectors.MULTILINGUAL), vectors.exact_knn(db.conn, mq, 1, vectors.MULTILINGUAL)
+    # the same rows; the scores to float32 rounding (the two paths sum in another order: 1.0000002 vs 1.0 seen in CI)
+    assert [r for r, _ in fast] == [r for r, _ in exact]
+    assert [s for _, s in fast] == pytest.approx([s for _, s in exact], abs=1e-5)
 
 
 def test_a_rolled_back_write_does_not_linger_in_the_copy(db):
