@@ -34,8 +34,8 @@ def without_triggers(text: str) -> str:
         if start < at:
             continue
         # the sentence break the English trigger starts with stays, so sentences do not run together
-        lead = re.match(r"[.!?,]?", text[start:end])
-        out.append(text[at:start] + (lead.group(0) if lead else "") + " ")
+        lead = text[start] if text[start] in ".!?," else ""
+        out.append(text[at:start] + lead + " ")
         at = end
     out.append(text[at:])
     return "".join(out).strip() or text
