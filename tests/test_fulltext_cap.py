@@ -39,6 +39,14 @@ def test_a_query_of_common_words_ranks_only_the_newest_matches(conn):
     assert len(uncapped) == COMMON + 1
 
 
+def test_a_query_of_common_words_scores_the_candidates_it_is_given_however_old(conn):
+    # hybrid search passes the memories nearest in meaning: the oldest of them must not lose its word match
+    hits = fulltext.bm25_hits(conn, "likes weekends", 20, candidates=[1, 2, COMMON + 1, COMMON + 50])
+    assert set(hits) == {1, 2, COMMON + 1}  # no row COMMON + 50; every candidate that holds a term
+    assert hits[1] == hits[2] == 1.0 and 0 < hits[COMMON + 1] < 1.0  # the zebra row holds one of the two
+    assert fulltext.bm25_hits(conn, "likes weekends", 1, candidates=[1, 2]) == {2: 1.0}  # a tie: the newer
+
+
 def test_words_found_nowhere_neither_match_nor_hide_the_words_that_are_found(conn):
     assert fulltext.bm25_hits(conn, "music", 10) == {}
     chinese = fulltext.bm25_hits(conn, "我喜欢什么", 10)  # "什么" is in no memory, "喜欢" in many
