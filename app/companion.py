@@ -15,6 +15,7 @@ from app.private import private_file, private_folder
 from app.settings import Settings
 from memory import Embedder
 from memory.learn import MemoryPipeline, Thresholds
+from memory.learn import warm_up as warm_memory_pipeline
 from memory.recall import RetrievalSettings, Weights
 from memory.storage import MemoryStore, Transcript
 from models.chat import default_threads, generation_threads
@@ -85,13 +86,15 @@ class Companion:
             return self._chat_model
 
     def warm_up(self) -> ChatEngine:
-        """Start the chat engine and load the embedders that read each message (their first use costs ~1.3 s here),
-        so the first reply after start waits for neither: the desktop app does this in the background at open."""
+        """Start the chat engine and load the embedders that read each message (their first use costs ~1.3 s here)
+        and the extraction rules and weights, so neither the first reply after start nor the learning after it
+        waits for them: the desktop app does this in the background at open."""
         engine = self.chat_model()
         if self.settings.memory_enabled:
             for embedder in (self.embedder, self.multilingual):
                 if embedder is not None:
                     embedder.embed(["hello 你好"])
+            warm_memory_pipeline()  # the rule patterns and the trained extractor, read after every reply
         return engine
 
     @property

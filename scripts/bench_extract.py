@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from memory.learn import MemoryPipeline  # noqa: E402
+from memory.learn import MemoryPipeline, warm_up  # noqa: E402
 from memory.records import Memory  # noqa: E402
 from memory.storage import vectors  # noqa: E402
 from memory.storage.database import Database  # noqa: E402
@@ -59,6 +59,7 @@ def main() -> int:
         pipelines = {"rules only": MemoryPipeline(store, None, use_trained=False),
                      "rules + trained": MemoryPipeline(store, None, use_trained=True)}
         times: dict[str, list[float]] = {k: [] for k in pipelines}
+        warm_up()  # rule patterns and weights, as the app does at start (app/companion.py)
         for text in messages[:5]:  # warm-up: imports, caches
             for p in pipelines.values():
                 p.process(text, None, date(2026, 11, 2), dry_run=True)

@@ -1,7 +1,8 @@
 """Learning from chat: rules and the model propose candidates, validators and the guard filter them,
 reconciliation writes them. `learn/pipeline.py` is the single place where candidates are gathered."""
 from memory.learn.guard import instruction_reason
-from memory.learn.pipeline import ExtractionResult, MemoryPipeline, Thresholds, Written
+from memory.learn.pipeline import ExtractionResult, MemoryPipeline, Thresholds, Written, warm_up
 from memory.learn.rules import extract_candidates
 
-__all__ = ["ExtractionResult", "MemoryPipeline", "Thresholds", "Written", "extract_candidates", "instruction_reason"]
+__all__ = ["ExtractionResult", "MemoryPipeline", "Thresholds", "Written", "extract_candidates", "instruction_reason",
+           "warm_up"]

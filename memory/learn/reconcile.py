@@ -142,16 +142,17 @@ def _kept_link(store: MemoryStore, cand: Candidate, old: Memory, replacements: R
     change, a turned polarity, the same slot) together with some closeness."""
     if _shares_topic_words(cand, old):
         return True
-    close = _closeness(store, cand, old)
+    close = _closeness(store, cand, old, replacements)
     if close is None:
         return _linked(cand, old, replacements, change_only)
     return close >= MEANING_LINK or (close >= MEANING_FLOOR and _linked(cand, old, replacements, change_only))
 
 
-def _closeness(store: MemoryStore, cand: Candidate, old: Memory) -> float | None:
+def _closeness(store: MemoryStore, cand: Candidate, old: Memory, replacements: Replacements) -> float | None:
     """How close in meaning the clause, or the message it came in, is to the memory: the larger multilingual cosine
-    (both languages, and across them); None without a multilingual space. Embeds the clause for each memory asked
-    about: the pair model proposes one to three, and only when no word links them."""
+    (both languages, and across them); None without a multilingual space. The texts are embedded through the
+    trained extractor when it reads the same space: it has most of them from this turn already, and keeps them for
+    the next memory asked about (the pair model proposes one to three, and only when no word links them)."""
     if store.multilingual is None:
         return None
     texts = [t for t in (cand.quote or cand.content, cand.context) if t]
@@ -160,7 +161,8 @@ def _closeness(store: MemoryStore, cand: Candidate, old: Memory) -> float | None
         if not vectors.table_exists(conn, vectors.MULTILINGUAL):
             return None
         rid = store.rid_of(old.id)
-    query = store.multilingual.embed(texts)
+    reader = replacements.extractor
+    query = reader.sentence_vectors(texts) if reader.encoder is store.multilingual else store.multilingual.embed(texts)
     with store.db.lock:
         close = [vectors.similarity(store.db.conn, q, [rid], vectors.MULTILINGUAL).get(rid, 0.0) for q in query]
     return max(close, default=0.0)

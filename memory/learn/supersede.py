@@ -55,6 +55,12 @@ class Side:
     meaning: np.ndarray = field(default_factory=lambda: np.zeros(0))  # unit sentence vector (empty: none)
     cols: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # the row as arrays
     vals: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    # The Chinese words of two or more characters, which `shared_words` also looks for inside the other text (a
+    # turn compares one clause with every stored memory: testing each word for Chinese there was a tenth of it).
+    cjk_words: frozenset[str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cjk_words", frozenset(w for w in self.words if len(w) >= 2 and has_cjk(w)))
 
 
 def bigrams(text: str) -> frozenset[str]:
@@ -97,10 +103,11 @@ def alike(a: Side, b: Side) -> float:
 def shared_words(a: Side, b: Side) -> int:
     """Topic words the two texts share. Chinese has no spaces, so a Chinese word of one found inside the
     other's text counts too: "追与凤行" and "与凤行弃了" share 凤行 though the tokens differ (凤行 / 凤行弃)."""
-    common = a.words & b.words
-    inside = {w for w in a.words ^ b.words if len(w) >= 2 and has_cjk(w)
-              and (w in b.plain if w in a.words else w in a.plain)}
-    return len(common) + len(inside)
+    common = len(a.words & b.words)
+    if not (a.cjk_words or b.cjk_words):
+        return common
+    return (common + sum(1 for w in a.cjk_words - b.words if w in b.plain)
+            + sum(1 for w in b.cjk_words - a.words if w in a.plain))
 
 
 def dot(a: dict[int, float], b: dict[int, float]) -> float:
