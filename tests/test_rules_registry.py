@@ -30,6 +30,14 @@ def test_every_pattern_compiles():
     compile_all(RULES)
 
 
+def test_warming_the_pipeline_up_compiles_every_pattern_ahead_of_the_first_message():
+    from memory.learn import warm_up
+    for r in RULES:
+        vars(r).pop("compiled", None)  # as in a fresh process, whatever ran before
+    warm_up()  # what the app runs at start (app/companion.py), so extracting the first messages compiles nothing
+    assert all("compiled" in vars(r) for r in RULES if r.pattern is not None)
+
+
 def test_the_registry_runs_rules_by_priority_not_by_table_order():
     early = Rule("en.profile.name.early", "en", "profile", 1, r"\bI'm\s+(?P<name>[A-Z][a-z]+)", _b_name)
     late = Rule("en.profile.name.late", "en", "profile", 2, r"\bI'm\s+(?P<name>\w+)", _b_name)
