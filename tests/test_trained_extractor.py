@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from memory.learn.classifier import WEIGHTS, shipped_extractor
-from memory.learn.clause_memory import render
+from memory.learn.clause_memory import CHANGE_ONLY, render
 from memory.learn.clauses import split_clauses
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -146,9 +146,18 @@ def test_a_clause_read_as_negative_is_kept_in_the_users_words_a_rewrite_that_los
     weak = Candidate("relationship", "Two kids threw up during circle time", "two kids threw up during circle time",
                      confidence=0.83, origin="classifier:worth=0.63", polarity=-1)
     kept, rejected = validate([weak], "lol today was CHAOS. two kids threw up during circle time", None, date(2026, 5, 1))
-    assert not kept, "a weakly kept bad day is not a fact"
+    assert [c.origin.split(":")[0] for c in kept] == [CHANGE_ONLY], "a weakly kept bad day is no fact of its own"
     kept, rejected = validate([rewrite], "i don't like sushi", None, date(2026, 5, 1))
     assert not kept and "polarity lost" in rejected[0].reason
+
+
+def test_a_weak_negative_clause_is_kept_only_when_it_ends_something_remembered(cli):
+    assert _extract(cli, "lol today was CHAOS. two kids threw up during circle time")["written"] == []
+    _extract(cli, "me and tom hit 3 years together last week", "2026-10-01")
+    written = _extract(cli, "tom moved his stuff out last night. we're done.", "2026-11-01")["written"]
+    assert [w["action"] for w in written] == ["superseded"], written
+    active = cli.json("memory", "list", "--json")
+    assert [m["content"] for m in active if "Tom" in m["content"] or "tom" in m["content"]] == [written[0]["content"]]
 
 
 def test_a_rule_match_the_trained_reading_finds_no_fact_in_is_dropped_with_its_reason(cli):

@@ -11,7 +11,7 @@ from dataclasses import replace
 from datetime import date
 
 from memory.dates import absolutize
-from memory.learn.clause_memory import topic_key
+from memory.learn.clause_memory import CHANGE_ONLY, topic_key
 from memory.learn.clauses import too_long_for_a_fact
 from memory.learn.guard import instruction_reason, trivia_reason
 from memory.learn.rules.en import MOODS, PETS, RELATIONS, STYLE_NOUN
@@ -53,8 +53,9 @@ NEG_CONTENT = re.compile(r"\b(?:not|no|never|no\s+longer|anymore|quit|stopped|di
                          r"broke\s+up|lost|without|ex|divorc\w*|separated|split|afraid|scared|terrified)\b|n't\b|不|没|别|再也|分手|腻|戒|讨厌|怕|放弃|受不了|卸载|退坑|弃坑|取关|辞职|离职|失业|被裁|绝交|闹掰|闹翻|断交|翻脸|离婚|分开|拉黑|脱粉|爬墙|粉转路|无感", I)
 
 
-# A clause memory read as negative with no negation word is kept from a worth of 0.7 (confidence is
-# 0.55 + 0.45 x worth); chosen on the inner development split, where it keeps the recall of keeping them all.
+# A clause memory read as negative with no negation word is kept as a fact of its own from a worth of 0.7
+# (confidence is 0.55 + 0.45 x worth); chosen on the inner development split, where it keeps the recall of keeping
+# them all. Below that it is kept only as a change (`_as_change_only`).
 NEGATIVE_CLAUSE_CONFIDENCE = 0.865
 # A change is often said in a few characters ("我们分了", "quit!!"): a clause the change head reads as a
 # change this surely is kept however short it is.
@@ -70,6 +71,7 @@ def validate(candidates: list[Candidate], user_text: str, assistant_text: str | 
     message_trivia = trivia_reason(user_text)
     ordered = sorted(candidates, key=lambda c: not is_rule_origin(c.origin))  # rules first: the model may only add
     for cand in ordered:
+        cand = _as_change_only(cand)
         reason = _check(cand, user_text, assistant_text, attack, message_trivia)
         if reason is None:
             cand, reason = _with_dates(cand, today)
@@ -200,13 +202,23 @@ def _clauses(text: str) -> list[str]:
     return [p for p in re.split(r"[,.;!?，。；！？\n]|\s+(?:but|and|so|though)\s+|但是|可是", text) if p.strip()]
 
 
+def _as_change_only(c: Candidate) -> Candidate:
+    """A clause memory read as negative with no negation word, weakly kept, is more often a bad day told ("two kids
+    threw up during circle time") than a fact, and often the end of something remembered ("tom moved his stuff
+    out", "left the church", "发现他出轨了"): it is kept only when it replaces a stored memory, as the change-only
+    clauses are (memory/learn/reconcile.py)."""
+    if (c.origin.startswith("classifier:") and c.polarity < 0 and c.confidence < NEGATIVE_CLAUSE_CONFIDENCE
+            and not NEG_CONTENT.search(c.content)):
+        return replace(c, origin=CHANGE_ONLY + c.origin[len("classifier"):])
+    return c
+
+
 def _negation_dropped(c: Candidate, user_text: str) -> str | None:
     """Reject a candidate whose quote negates what its content affirms ("I don't like X" -> "Likes X")."""
     content_negated = bool(NEG_CONTENT.search(c.content))
     # A clause memory is the user's own words, so a negative reading ("i'm deaf", "最近失恋了") is in them;
-    # a rule's or the model's rewrite ("Likes X") is what can lose the "not". A weakly kept negative
-    # clause is more often a bad day told ("two kids threw up during circle time") than a fact.
-    if c.polarity < 0 and not content_negated and not (c.origin.startswith("classifier") and c.confidence >= NEGATIVE_CLAUSE_CONFIDENCE):
+    # a rule's or the model's rewrite ("Likes X") is what can lose the "not".
+    if c.polarity < 0 and not content_negated and not c.origin.startswith("classifier"):
         return "polarity lost: a negative statement stored as positive"
     if content_negated:
         return None
