@@ -238,3 +238,19 @@ def test_a_sibling_word_is_not_tripled_in_notes_or_topics():
 def test_the_user_as_the_object_stays_in_a_note_the_subject_goes(said, note):
     from memory.learn.rules.common import zh_clean
     assert zh_clean(said) == note
+
+
+@pytest.mark.parametrize("said, category, words, topic", [
+    ("我是个程序员 做安卓开发的 写了五年了", "profile", ["程序员", "安卓"], "profile:job"),  # the rule said 职业是程序员
+    ("我在一家外贸公司当会计 天天对发票", "profile", ["会计", "发票"], "profile:job"),
+])
+def test_a_rewrite_that_leaves_out_a_noun_the_user_said_keeps_their_words_and_the_rules_topic(said, category, words,
+                                                                                             topic):
+    hits = [c for c in kept(said) if c.category == category and c.topic == topic]
+    assert hits and all(w in hits[0].content for w in words), [(c.category, c.content, c.topic) for c in kept(said)]
+
+
+@pytest.mark.parametrize("said, person", [("跟公公彻底闹掰了 他嫌我不会做饭", "公公"), ("跟嫂子已经绝交了", "嫂子")])
+def test_a_word_between_the_person_and_the_breakup_is_never_taken_for_a_name(said, person):
+    notes = [(c.content, c.topic) for c in kept(said) if c.category == "relationship"]
+    assert notes and all(person in content and topic == f"relationship:{person}" for content, topic in notes), notes

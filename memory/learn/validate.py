@@ -10,10 +10,13 @@ import re
 from dataclasses import replace
 from datetime import date
 
+import rjieba
+
 from memory.dates import absolutize
 from memory.learn.clause_memory import CHANGE_ONLY, topic_key
 from memory.learn.clauses import too_long_for_a_fact
 from memory.learn.guard import instruction_reason, trivia_reason
+from memory.learn.rules.common import zh_clean
 from memory.learn.rules.en import MOODS, PETS, RELATIONS, STYLE_NOUN
 from memory.learn.rules.events import EVENT_EN, EVENT_ZH
 from memory.learn.rules.registry import is_rule_origin
@@ -71,7 +74,7 @@ def validate(candidates: list[Candidate], user_text: str, assistant_text: str | 
     message_trivia = trivia_reason(user_text)
     ordered = sorted(candidates, key=lambda c: not is_rule_origin(c.origin))  # rules first: the model may only add
     for cand in ordered:
-        cand = _as_change_only(cand)
+        cand = _in_users_words(_as_change_only(cand))
         reason = _check(cand, user_text, assistant_text, attack, message_trivia)
         if reason is None:
             cand, reason = _with_dates(cand, today)
@@ -211,6 +214,25 @@ def _as_change_only(c: Candidate) -> Candidate:
             and not NEG_CONTENT.search(c.content)):
         return replace(c, origin=CHANGE_ONLY + c.origin[len("classifier"):])
     return c
+
+
+def _in_users_words(c: Candidate) -> Candidate:
+    """A rule's Chinese rewrite that leaves out a noun the user said in the clause it quotes ("跟婆婆彻底闹掰了" ->
+    "已经和彻底闹掰了": 婆婆; "我是个程序员 做安卓开发的" -> "职业是程序员") says it in the user's own words instead, with
+    the rule's category and topic kept. A noun is lost when none of its characters is left; an event keeps the
+    rule's words, which carry its absolute date."""
+    if (not is_rule_origin(c.origin) or c.source == "explicit" or c.category == "event" or not c.quote
+            or not _HAN.search(c.quote)):
+        return c
+    lost = [w for w, tag in rjieba.tag(c.quote) if tag.startswith("n") and len(w) >= 2 and _HAN.match(w)
+            and not set(w) <= _INTERJECTIONS
+            and w[0] not in "我你他她" and not any(ch in c.content for ch in w)]
+    own = zh_clean(c.quote)
+    return replace(c, content=own) if lost and own else c
+
+
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+_INTERJECTIONS = set("啊哈呀哦嗯哇呜嘿嘻呵噢")  # "啊啊啊" is tagged a name
 
 
 def _negation_dropped(c: Candidate, user_text: str) -> str | None:

@@ -168,12 +168,13 @@ NICK = (rf"(?P<n>(?:小|阿)[{HAN}]{{1,2}}?|阿[A-Za-z]{{2,10}}|[A-Z][a-z]{{1,10
         rf"(?=[{HAN}，。！？,.!?\s（(]|$)")
 GROUP = r"我们(?:组|小组|部门|公司|办公室|团队|项目组|科室|单位|班|宿舍|寝室)(?:里|里面)?的?"
 COLLEAGUE = alternation("zh_colleagues")
+BREAKUP_WHEN = "已经|早就|终于|正式|彻底|刚|上周|昨天"  # said between the person and the breakup: never a name
 PEOPLE_RULES: list[Rule] = [
     Rule("zh.relationship.breakup", "zh", "relationship", 12000,
-         rf"(?:我)?(?:和|跟)(?:{RELS})?(?P<n>(?:小|阿|老)[{HAN}]{{1,2}}?|[{HAN}]{{2}}?)(?:已经|早就|终于|正式|刚|上周|昨天)?"
+         rf"(?:我)?(?:和|跟)(?:{RELS})?(?!{BREAKUP_WHEN})(?P<n>(?:小|阿|老)[{HAN}]{{1,2}}?|[{HAN}]{{2}}?)(?:{BREAKUP_WHEN})?"
                 r"(?:分手|分开|离婚|绝交|闹掰|断交|翻脸)了?", _b_breakup),
     Rule("zh.relationship.breakup.2", "zh", "relationship", 12010,
-         rf"(?:我)?(?:和|跟)(?P<n>{RELS})(?:已经|早就|终于|正式|刚|上周|昨天)?(?:分手|分开|离婚|绝交|闹掰|断交|翻脸)了?", _b_breakup),
+         rf"(?:我)?(?:和|跟)(?P<n>{RELS})(?:{BREAKUP_WHEN})?(?:分手|分开|离婚|绝交|闹掰|断交|翻脸)了?", _b_breakup),
     Rule("zh.relationship.named", "zh", "relationship", 12020,
          rf"(?P<lead>我家的|我的|我家|我|和|跟|的|有个|有一个|有位|有一位|有只|有一只)(?:那|这)?(?:一)?(?:只|条)?(?P<rel>{RELS}|{PETS})(?:的名字)?叫" + NAME, _b_named),
     Rule("zh.relationship.named.2", "zh", "relationship", 12030,
