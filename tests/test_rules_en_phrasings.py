@@ -242,3 +242,9 @@ def test_a_change_lands_on_the_same_topic(first, later):
 def test_more_lookalikes_stay_out(text, wrong):
     bad = [c.content for c in kept(text) if any(w.lower() in c.content.lower() for w in wrong)]
     assert not bad, bad
+
+
+def test_a_rewrite_that_leaves_out_a_name_the_user_said_keeps_their_words_and_the_rules_topic():
+    said = "we moved from Leeds to Bristol when my dad got transferred"  # the rule said "Moved from Leeds"
+    notes = [(c.content, c.topic) for c in kept(said) if c.category == "profile"]
+    assert notes == [("They moved from Leeds to Bristol when their dad got transferred", "profile:hometown")], notes

@@ -13,7 +13,7 @@ from datetime import date
 import rjieba
 
 from memory.dates import absolutize
-from memory.learn.clause_memory import CHANGE_ONLY, topic_key
+from memory.learn.clause_memory import CHANGE_ONLY, render, topic_key
 from memory.learn.clauses import too_long_for_a_fact
 from memory.learn.guard import instruction_reason, trivia_reason
 from memory.learn.rules.common import zh_clean
@@ -217,18 +217,26 @@ def _as_change_only(c: Candidate) -> Candidate:
 
 
 def _in_users_words(c: Candidate) -> Candidate:
-    """A rule's Chinese rewrite that leaves out a noun the user said in the clause it quotes ("跟婆婆彻底闹掰了" ->
-    "已经和彻底闹掰了": 婆婆; "我是个程序员 做安卓开发的" -> "职业是程序员") says it in the user's own words instead, with
-    the rule's category and topic kept. A noun is lost when none of its characters is left; an event keeps the
-    rule's words, which carry its absolute date."""
-    if (not is_rule_origin(c.origin) or c.source == "explicit" or c.category == "event" or not c.quote
-            or not _HAN.search(c.quote)):
+    """A rule's rewrite that leaves out a noun the user said in the clause it quotes ("跟婆婆彻底闹掰了" -> "已经和彻底闹掰了":
+    婆婆; "我是个程序员 做安卓开发的" -> "职业是程序员") or, in English, a name ("moved from Leeds to Bristol" -> "Moved
+    from Leeds") says it in the user's own words instead, with the rule's category and topic kept. A Chinese noun is
+    lost when none of its characters is left; an event keeps the rule's words, which carry its absolute date."""
+    if not is_rule_origin(c.origin) or c.source == "explicit" or c.category == "event" or not c.quote:
         return c
+    if not _HAN.search(c.quote):
+        low = c.content.lower()
+        lost = [w for w in _NAME_EN.findall(c.quote[1:]) if w.lower() not in low and w not in _NOT_NAMES]
+        own = render(c.quote)
+        return replace(c, content=own) if lost and own else c
     lost = [w for w, tag in rjieba.tag(c.quote) if tag.startswith("n") and len(w) >= 2 and _HAN.match(w)
             and not set(w) <= _INTERJECTIONS
             and w[0] not in "我你他她" and not any(ch in c.content for ch in w)]
     own = zh_clean(c.quote)
     return replace(c, content=own) if lost and own else c
+
+
+_NAME_EN = re.compile(r"(?<![.!?]\s)\b[A-Z][a-z]+\b")
+_NOT_NAMES = {"I", "Im", "Ive", "Id", "Ill", "OK", "Ok", "Lol", "Omg", "Mom", "Dad", "Mum"}
 
 
 _HAN = re.compile(r"[\u4e00-\u9fff]")
