@@ -74,7 +74,7 @@ def validate(candidates: list[Candidate], user_text: str, assistant_text: str | 
     message_trivia = trivia_reason(user_text)
     ordered = sorted(candidates, key=lambda c: not is_rule_origin(c.origin))  # rules first: the model may only add
     for cand in ordered:
-        cand = _in_users_words(_as_change_only(cand))
+        cand = _in_users_words(_as_change_only(cand), [o.content for o in candidates if o is not cand])
         reason = _check(cand, user_text, assistant_text, attack, message_trivia)
         if reason is None:
             cand, reason = _with_dates(cand, today)
@@ -216,23 +216,28 @@ def _as_change_only(c: Candidate) -> Candidate:
     return c
 
 
-def _in_users_words(c: Candidate) -> Candidate:
+def _in_users_words(c: Candidate, others: list[str]) -> Candidate:
     """A rule's rewrite that leaves out a noun the user said in the clause it quotes ("跟婆婆彻底闹掰了" -> "已经和彻底闹掰了":
     婆婆; "我是个程序员 做安卓开发的" -> "职业是程序员") or, in English, a name ("moved from Leeds to Bristol" -> "Moved
     from Leeds") says it in the user's own words instead, with the rule's category and topic kept. A Chinese noun is
-    lost when none of its characters is left; an event keeps the rule's words, which carry its absolute date."""
+    lost when none of its characters is left. A word another candidate of the message says is that one's fact: the
+    rewrite stands ("my name is Alice and I live in Zqxburg": the place stays out of the name). An event keeps the
+    rule's words, which carry its absolute date."""
     if not is_rule_origin(c.origin) or c.source == "explicit" or c.category == "event" or not c.quote:
         return c
     if not _HAN.search(c.quote):
-        low = c.content.lower()
-        lost = [w for w in _NAME_EN.findall(c.quote[1:]) if w.lower() not in low and w not in _NOT_NAMES]
+        low, theirs = c.content.lower(), " ".join(others).lower()
+        words = [w.lower() for w in _NAME_EN.findall(c.quote[1:]) if w not in _NOT_NAMES and w.lower() not in low]
         own = render(c.quote)
-        return replace(c, content=own) if lost and own else c
-    lost = [w for w, tag in rjieba.tag(c.quote) if tag.startswith("n") and len(w) >= 2 and _HAN.match(w)
-            and not set(w) <= _INTERJECTIONS
-            and w[0] not in "我你他她" and not any(ch in c.content for ch in w)]
-    own = zh_clean(c.quote)
-    return replace(c, content=own) if lost and own else c
+    else:
+        words = [w for w, tag in rjieba.tag(c.quote) if tag.startswith("n") and len(w) >= 2 and _HAN.match(w)
+                 and not set(w) <= _INTERJECTIONS and w[0] not in "我你他她" and not any(ch in c.content for ch in w)]
+        theirs = " ".join(others)
+        own = zh_clean(c.quote)
+    # the user's words would carry another candidate's fact: forgetting that one must leave no trace in this one
+    if not words or not own or any(w in theirs for w in words):
+        return c
+    return replace(c, content=own)
 
 
 _NAME_EN = re.compile(r"(?<![.!?]\s)\b[A-Z][a-z]+\b")
