@@ -24,6 +24,7 @@ from memory.learn.rules.zh import PETS as PETS_ZH
 from memory.learn.rules.zh import RELS as RELS_ZH
 from memory.learn.rules.zh_social import MOOD as MOOD_ZH
 from memory.records import CATEGORIES, Candidate, Rejection
+from memory.text import has_cjk
 
 I = re.IGNORECASE
 GROUNDED_SHARE = 0.75
@@ -225,12 +226,12 @@ def _in_users_words(c: Candidate, others: list[str]) -> Candidate:
     rule's words, which carry its absolute date."""
     if not is_rule_origin(c.origin) or c.source == "explicit" or c.category == "event" or not c.quote:
         return c
-    if not _HAN.search(c.quote):
+    if not has_cjk(c.quote):
         low, theirs = c.content.lower(), " ".join(others).lower()
         words = [w.lower() for w in _NAME_EN.findall(c.quote[1:]) if w not in _NOT_NAMES and w.lower() not in low]
         own = render(c.quote)
     else:
-        words = [w for w, tag in rjieba.tag(c.quote) if tag.startswith("n") and len(w) >= 2 and _HAN.match(w)
+        words = [w for w, tag in rjieba.tag(c.quote) if tag.startswith("n") and len(w) >= 2 and has_cjk(w[0])
                  and not set(w) <= _INTERJECTIONS and w[0] not in "我你他她" and not any(ch in c.content for ch in w)]
         theirs = " ".join(others)
         own = zh_clean(c.quote)
@@ -241,10 +242,9 @@ def _in_users_words(c: Candidate, others: list[str]) -> Candidate:
 
 
 _NAME_EN = re.compile(r"(?<![.!?]\s)\b[A-Z][a-z]+\b")
-_NOT_NAMES = {"I", "Im", "Ive", "Id", "Ill", "OK", "Ok", "Lol", "Omg", "Mom", "Dad", "Mum"}
+_NOT_NAMES = {"Im", "Ive", "Id", "Ill", "OK", "Ok", "Lol", "Omg", "Mom", "Dad", "Mum"}
 
 
-_HAN = re.compile(r"[\u4e00-\u9fff]")
 _INTERJECTIONS = set("啊哈呀哦嗯哇呜嘿嘻呵噢")  # "啊啊啊" is tagged a name
 
 
