@@ -13,7 +13,7 @@ import pytest
 
 from memory.learn.classifier import WEIGHTS, shipped_extractor
 from memory.learn.clause_memory import CHANGE_ONLY, render
-from memory.learn.clauses import split_clauses
+from memory.learn.clauses import Clause, split_clauses
 
 ROOT = Path(__file__).resolve().parents[1]
 FROZEN_TEST_SHA256 = {
@@ -229,6 +229,24 @@ def test_a_clause_too_short_to_say_what_it_is_about_takes_in_the_clause_before_i
     # the clause before is a rule's: the fragment is left alone (and the validators drop it as too slight)
     (group,) = group_clauses(scores, 0.5, taken=[(clauses[0].start, clauses[0].end)])
     assert text[group.start:group.end] == "meds at 8"
+
+
+def test_a_clause_that_opens_on_a_pronoun_takes_in_the_clause_it_points_back_to():
+    from memory.learn.classifier import ClauseScore
+    from memory.learn.clause_memory import group_clauses
+    text = "started watching a show called Severance. it's about office workers and I love it. 我养了一只猫 它特别喜欢趴在键盘上睡觉"
+    clauses = split_clauses(text)
+
+    def score(k: int, worth: float) -> ClauseScore:
+        return ClauseScore(clauses[k].text, worth, "preference", 0.9, "neutral", 0.9, 0.0, clause=clauses[k])
+    scores = [score(0, 0.3), score(1, 0.8), score(2, 0.2), score(3, 0.7)]
+    kept = [text[g.start:g.end] for g in group_clauses(scores, 0.5)]
+    assert kept == ["started watching a show called Severance. it's about office workers and I love it",
+                    "我养了一只猫 它特别喜欢趴在键盘上睡觉"]
+    # a clause that says its own subject stays alone
+    scores[1] = ClauseScore("office workers are the subject", 0.8, "preference", 0.9, "neutral", 0.9, 0.0,
+                            clause=Clause("office workers are the subject", clauses[1].start, clauses[1].end))
+    assert [g.start for g in group_clauses(scores, 0.5)][0] == clauses[1].start
 
 
 def test_chinese_clauses_are_kept_from_a_lower_worth_than_english_ones():

@@ -87,17 +87,25 @@ def group_clauses(scores: list[ClauseScore], threshold: float | Callable[[str], 
 
 
 SLIGHT_CHARS = 6
+# Words a clause opens on when its subject is in the clause before. Chinese 这/那 are left out: 这学期, 那边
+# name their own subject more often than they point back.
+_ANAPHOR = re.compile(r"(?:it|it's|its|that|that's|this|these|those|she|he|her|his|him|they|them|their|the one|there)\b"
+                      r"|(?:它|她|他)", re.I)
 
 
 def _with_neighbour(group: list[ClauseScore], scores: list[ClauseScore],
                     taken: Sequence[tuple[int, int]]) -> list[ClauseScore]:
     """A kept clause too short to say what it is about ("Meds at 8", "三十年了") takes in the clause before
-    it, where its subject usually is (the one after, when it opens the message), unless a rule quotes
-    that clause: then the fragment adds to the rule's fact and is left to the validators."""
-    if sum(len(s.text) for s in group) > SLIGHT_CHARS * (1 if has_cjk(group[0].text) else 2):
-        return group
+    it, where its subject usually is (the one after, when it opens the message), and so does one that opens
+    on a pronoun pointing back ("it's on aug 8", "她下个月结婚"), unless a rule quotes that clause: then the
+    fragment adds to the rule's fact and is left to the validators."""
     at = scores.index(group[0])
-    k = at - 1 if at > 0 else scores.index(group[-1]) + 1
+    if at > 0 and _ANAPHOR.match(group[0].text):
+        k = at - 1
+    elif sum(len(s.text) for s in group) > SLIGHT_CHARS * (1 if has_cjk(group[0].text) else 2):
+        return group
+    else:
+        k = at - 1 if at > 0 else scores.index(group[-1]) + 1
     if k >= len(scores):
         return group
     clause = scores[k].clause
