@@ -64,6 +64,9 @@ def test_nearest_neighbours_match_sqlite_vec_exact_search_on_a_large_table(db, t
                 assert fast[0][1] == pytest.approx(exact[0][1], abs=1e-5)  # the same cosines (float32 copies)
                 assert [c for _, c in fast] == sorted((c for _, c in fast), reverse=True)
             assert np.mean(found) >= 0.97
+            for q in _clustered(rng, 5, centers):  # every row compared: the same ten as sqlite-vec's brute force
+                assert ([r for r, _ in vectors.knn(conn, q, 10, exact=True)]
+                        == [r for r, _ in vectors.exact_knn(conn, q, 10)])
     finally:
         other.close()
 

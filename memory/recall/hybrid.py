@@ -99,12 +99,14 @@ def _has_multilingual(store: MemoryStore) -> bool:
 def search(store: MemoryStore, query: str, k: int = 10, weights: Weights = Weights(),
            statuses: tuple[str, ...] = ("active",), include_disabled: bool = True,
            query_vector: list[float] | None = None, multilingual_vector: list[float] | None = None,
-           exhaustive: bool = False) -> list[Hit]:
+           exhaustive: bool = False, exact_knn: bool = False) -> list[Hit]:
     """The k best memories for a free-text query; any text is a valid query (empty gives []).
 
     `query_vector` / `multilingual_vector`: the query already embedded by the store's embedders (a batch
     of queries is embedded at once); embedded here when not given. `exhaustive` scores every memory
-    instead of the nearest neighbours and best full-text matches (slow; it measures what they miss).
+    instead of the nearest neighbours and best full-text matches (slow; it measures what they miss);
+    `exact_knn` finds the nearest neighbours by every vector's cosine instead of the sign-bit pre-filter
+    (it measures what the pre-filter misses).
     """
     query = search_text(query)
     if not query or k <= 0:
@@ -126,11 +128,12 @@ def search(store: MemoryStore, query: str, k: int = 10, weights: Weights = Weigh
         else:
             known = standing.current(conn)
             main = (dict(vectors.knn(conn, query_vector, pool, rank=_ranker(known, now, weights, statuses,
-                                                                            include_disabled, MAIN_RANGE)))
+                                                                            include_disabled, MAIN_RANGE),
+                                     exact=exact_knn))
                     if use_main and query_vector is not None else {})
             multi = (dict(vectors.knn(conn, multilingual_vector, pool, vectors.MULTILINGUAL,
                                       rank=_ranker(known, now, weights, statuses, include_disabled,
-                                                   MULTILINGUAL_RANGE)))
+                                                   MULTILINGUAL_RANGE), exact=exact_knn))
                      if multilingual and multilingual_vector is not None else {})
             near = set(main) | set(multi)
             bm25 = bm25_hits(conn, query, LEXICAL_POOL, candidates=near)

@@ -92,17 +92,17 @@ class LoadedSpace:
             self.bits[:, :n] = _sign_bits(matrix - self.mean).T
         self.mean_rows = n
 
-    def nearest(self, query: np.ndarray, k: int, rank: Rank | None = None) -> list[tuple[int, float]]:
+    def nearest(self, query: np.ndarray, k: int, rank: Rank | None = None, exact: bool = False) -> list[tuple[int, float]]:
         """The k rows closest to the (unit) query as (rid, cosine), best first.
 
         `rank(rids, cosines)` orders the rows the coarse pass kept by another score instead of the cosine
         (-inf: never returned), e.g. the whole search score, so that memories that win on more than meaning
-        are among the k."""
+        are among the k. `exact`: every row's cosine, no coarse pass (what the coarse pass misses)."""
         n = self.n
         if n == 0 or k <= 0:
             return []
         coarse = max(MIN_COARSE, OVERSAMPLE * k)
-        if n <= max(EXACT_BELOW, coarse):
+        if exact or n <= max(EXACT_BELOW, coarse):
             rows = np.arange(n)
         else:
             qbits = _sign_bits((query - self.mean)[None, :])[0]

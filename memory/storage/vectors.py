@@ -119,14 +119,14 @@ def stored_rids(conn, space: Space = MAIN) -> set[int]:
 
 
 def knn(conn, query: Sequence[float], k: int, space: Space = MAIN,
-        rank: vector_index.Rank | None = None) -> list[tuple[int, float]]:
+        rank: vector_index.Rank | None = None, exact: bool = False) -> list[tuple[int, float]]:
     """The k nearest memories as (rid, cosine similarity), best first (vectors are unit length), or the k
     best by `rank(rids, cosines)` among the nearest.
 
     Read from the in-memory copy of the table (`vector_index`): a coarse pass over sign bits, then exact
-    cosines of the best rows."""
+    cosines of the best rows (`exact`: of every row)."""
     q = np.asarray(query, dtype=np.float32)
-    return vector_index.loaded(conn, space.table, len(q)).nearest(q, int(k), rank)
+    return vector_index.loaded(conn, space.table, len(q)).nearest(q, int(k), rank, exact)
 
 
 def exact_knn(conn, query: Sequence[float], k: int, space: Space = MAIN) -> list[tuple[int, float]]:
