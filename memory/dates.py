@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Callable, Iterable
 
+from memory import holidays
+
 __all__ = ["DateMention", "find_dates", "absolutize"]
 
 
@@ -401,12 +403,51 @@ def _zh_in_n(m: re.Match, today: date, text: str) -> _Result | None:
     return _shift(today, sign * n, unit), True, "day"
 
 
+# ---------------------------------------------------------------- holidays (only when asked for: see find_dates)
+
+_HOLIDAY_RULES: list[tuple[re.Pattern[str], _Resolver]] = []
+_EN_HOLIDAY = "|".join(r"[\s-]+".join(re.escape(p).replace("'", "['’]?") for p in re.split(r"[\s-]+", n))
+                       for n in sorted(holidays.names(chinese=False), key=len, reverse=True))
+_ZH_HOLIDAY = _alt(holidays.names(chinese=True))
+
+
+def _en_holiday(m: re.Match, today: date, text: str) -> _Result | None:
+    follower = _NEXT_WORD.match(text, m.end())
+    if follower and follower.group(1).lower() in holidays.NOT_THE_DAY_EN:
+        return None  # "a christmas tree", "halloween costumes"
+    h = holidays.holiday(m["h"])
+    return (holidays.occurrence(h, today, (m["rel"] or "").lower() or None), True, "holiday") if h else None
+
+
+def _zh_holiday(m: re.Match, today: date, text: str) -> _Result | None:
+    if text[m.end():m.end() + 1] in holidays.NOT_THE_DAY_ZH and text[m.end():m.end() + 1]:
+        return None  # 五一广场, 六一路
+    if m.start() and m["h"][0] in _CN and text[m.start() - 1] in _CN + "0123456789第":
+        return None  # 三十一, 第六一
+    h = holidays.holiday(m["h"])
+    if h is None:
+        return None
+    rel = {"今年": "this", "明年": "next", "去年": "last"}.get(m["yrel"] or "")
+    day = holidays.occurrence(h, today, rel)
+    if rel == "next" and day.year == today.year:
+        day = h.on(today.year + 1)  # 明年春节 is next year's even when this year's is still ahead
+    if m["n"]:  # 国庆第二天: a day counted from the holiday, written as the date alone
+        return day + timedelta(days=(_cn_int(m["n"]) or 1) - 1), True, "day"
+    return day, True, "holiday"
+
+
+_HOLIDAY_RULES.append((re.compile(_ON + rf"(?:(?P<rel>last|next|this)\s+)?(?P<h>{_EN_HOLIDAY})\b", re.IGNORECASE),
+                       _en_holiday))
+_HOLIDAY_RULES.append((re.compile(rf"(?P<yrel>今年|明年|去年)?(?P<h>{_ZH_HOLIDAY})(?:节)?(?:第(?P<n>[一二三四五六七1-7])天)?"),
+                       _zh_holiday))
+
+
 # ---------------------------------------------------------------- public API
 
-def _scan(text: str, today: date) -> list[_Hit]:
+def _scan(text: str, today: date, with_holidays: bool = False) -> list[_Hit]:
     """Every rule's matches, resolved; overlaps settled longest-first, then earliest-first."""
     candidates: list[_Hit] = []
-    for pattern, resolve in _RULES:
+    for pattern, resolve in _RULES + (_HOLIDAY_RULES if with_holidays else []):
         m = pattern.search(text)
         while m:
             try:
@@ -429,9 +470,11 @@ def _scan(text: str, today: date) -> list[_Hit]:
     return sorted(chosen, key=lambda h: h.mention.start)
 
 
-def find_dates(text: str, today: date) -> list[DateMention]:
-    """All date mentions in text, in order, non-overlapping (longest match wins)."""
-    return [hit.mention for hit in _scan(text, today)]
+def find_dates(text: str, today: date, with_holidays: bool = False) -> list[DateMention]:
+    """All date mentions in text, in order, non-overlapping (longest match wins). `with_holidays`: holidays too
+    ("Christmas", "国庆第二天"), where a date is being looked for (an event's); elsewhere "don't do christmas" and
+    "爱吃元宵" are no dates."""
+    return [hit.mention for hit in _scan(text, today, with_holidays)]
 
 
 def _wants_on(text: str, start: int, end: int) -> bool:
@@ -457,14 +500,22 @@ def _render(text: str, hit: _Hit) -> str:
     return phrase
 
 
-def absolutize(text: str, today: date) -> tuple[str, date | None]:
+def absolutize(text: str, today: date, with_holidays: bool = False) -> tuple[str, date | None]:
     """Return text with every relative date phrase replaced by its ISO date (YYYY-MM-DD), and the first date found (or None).
 
-    Absolute dates written another way ("August 14", "12月19号") are normalised to ISO too.
+    Absolute dates written another way ("August 14", "12月19号") are normalised to ISO too; `with_holidays`, a holiday
+    keeps its name with the date after it.
     """
-    hits = _scan(text, today)
-    pieces, pos = [], 0
+    hits = _scan(text, today, with_holidays)
+    pieces, pos, after = [], 0, []
     for hit in hits:
+        if hit.style == "holiday":  # the name stays and the date follows the note: "Halloween party (2026-10-31)"
+            after.append(hit.mention)
+            continue
         pieces += [text[pos:hit.mention.start], _render(text, hit)]
         pos = hit.mention.end
-    return "".join(pieces) + text[pos:], hits[0].mention.date if hits else None
+    out = "".join(pieces) + text[pos:]
+    for m in after:
+        out = out.rstrip(" ,.;!") + (f"（{m.date.isoformat()}）" if re.search(r"[\u4e00-\u9fff]", m.text)
+                                    else f" ({m.date.isoformat()})")
+    return out, hits[0].mention.date if hits else None

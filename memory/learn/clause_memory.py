@@ -166,7 +166,7 @@ def clause_candidates(model: TrainedExtractor, text: str, today: date,
         category = lead.category
         when = None
         if category == "event":
-            dates = find_dates(quote, today) or find_dates(text, today)
+            dates = find_dates(quote, today, with_holidays=True) or find_dates(text, today, with_holidays=True)
             when = dates[0].date if len(dates) >= 1 else None
         content = render(quote)
         if not content:

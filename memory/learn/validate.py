@@ -300,11 +300,11 @@ def _with_dates(c: Candidate, today: date) -> tuple[Candidate, str | None]:
     if c.category != "event":  # "my thursday pottery class" is a habit; "passed away on Sunday" was last Sunday
         content = HABIT_DAY.sub(lambda m: f"{m['n']} (on {m['d'].capitalize()}s)", c.content)
         c = replace(c, content=PAST_DAY.sub(lambda m: f"{m['v']} last {m['d']}", content))
-    content, when = absolutize(c.content, today)
+    content, when = absolutize(c.content, today, with_holidays=c.category == "event")
     if c.category != "event":
         return replace(c, content=content), None
     if when is None and c.quote:
-        _, when = absolutize(c.quote, today)
+        _, when = absolutize(c.quote, today, with_holidays=True)
         if when is not None:
             content = f"{content} ({when.isoformat()})"
     if when is None and c.event_date is None:

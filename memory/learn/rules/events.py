@@ -86,12 +86,17 @@ def dated_words(text: str, today: date) -> str:
     return text
 
 
+YEARLY = re.compile(r"\b(?:every|each|always|usually|most)\b|每年|每逢|一年到头|年年|一般|通常|总是|习惯", I)
 HABIT_ZH = re.compile(r"一般|通常|经常|基本|总是|习惯|喜欢|常常|每个?(?:周|星期)")
 
 
 def _future(text: str, today: date) -> list[DateMention]:
-    """Dates still ahead: what happens today ("今天加班到九点", "gym tonight") is the day's chit-chat."""
-    return [d for d in find_dates(text, today) if d.date > today]
+    """Dates still ahead: what happens today ("今天加班到九点", "gym tonight") is the day's chit-chat. A holiday is one
+    only when it is not a yearly habit ("every christmas we…", "一年到头就过年能歇几天")."""
+    dates = [d for d in find_dates(text, today, with_holidays=True) if d.date > today]
+    if dates and YEARLY.search(text) and not find_dates(text, today):
+        return []
+    return dates
 
 
 def _shout_fix(text: str) -> str:
@@ -151,7 +156,10 @@ def _en_sentence_event(text: str, sents: list[Span], i: int, today: date) -> Can
         lead = re.sub(r"^(fly|leave|depart|head|set|take)\w*", lambda m: {"fly": "flying", "leave": "leaving",
                       "depart": "departing", "head": "heading", "set": "setting", "take": "taking"}[m.group(1).lower()],
                       verb["verb"].lower()) if verb else ""
-        content = f"{trip[0]}, {lead} {date_text}" if lead else f"{trip[0]} {date_text}"
+        if date_text.lower() in trip[0].lower():  # "Trip home for christmas": the date is already in it
+            content = trip[0]
+        else:
+            content = f"{trip[0]}, {lead} {date_text}" if lead else f"{trip[0]} {date_text}"
         src = trip[1]
     else:
         src = sent
