@@ -406,8 +406,7 @@ def _zh_in_n(m: re.Match, today: date, text: str) -> _Result | None:
 # ---------------------------------------------------------------- holidays (only when asked for: see find_dates)
 
 _HOLIDAY_RULES: list[tuple[re.Pattern[str], _Resolver]] = []
-_EN_HOLIDAY = "|".join(r"[\s-]+".join(re.escape(p).replace("'", "['’]?") for p in re.split(r"[\s-]+", n))
-                       for n in sorted(holidays.names(chinese=False), key=len, reverse=True))
+_EN_HOLIDAY = _alt(holidays.names(chinese=False)).replace("'", "['’]?")  # valentine's, valentine’s, valentines
 _ZH_HOLIDAY = _alt(holidays.names(chinese=True))
 
 
@@ -420,17 +419,16 @@ def _en_holiday(m: re.Match, today: date, text: str) -> _Result | None:
 
 
 def _zh_holiday(m: re.Match, today: date, text: str) -> _Result | None:
-    if text[m.end():m.end() + 1] in holidays.NOT_THE_DAY_ZH and text[m.end():m.end() + 1]:
+    after = text[m.end():m.end() + 1]
+    if after and after in holidays.NOT_THE_DAY_ZH:
         return None  # 五一广场, 六一路
     if m.start() and m["h"][0] in _CN and text[m.start() - 1] in _CN + "0123456789第":
         return None  # 三十一, 第六一
     h = holidays.holiday(m["h"])
     if h is None:
         return None
-    rel = {"今年": "this", "明年": "next", "去年": "last"}.get(m["yrel"] or "")
-    day = holidays.occurrence(h, today, rel)
-    if rel == "next" and day.year == today.year:
-        day = h.on(today.year + 1)  # 明年春节 is next year's even when this year's is still ahead
+    # 今年/明年/去年 name the calendar year (明年春节 is next year's even while this year's is still ahead)
+    day = h.on(today.year + {"今年": 0, "明年": 1, "去年": -1}[m["yrel"]]) if m["yrel"] else holidays.occurrence(h, today)
     if m["n"]:  # 国庆第二天: a day counted from the holiday, written as the date alone
         return day + timedelta(days=(_cn_int(m["n"]) or 1) - 1), True, "day"
     return day, True, "holiday"
