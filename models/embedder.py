@@ -2,6 +2,7 @@
 default, or a downloaded catalog model that fastembed knows by name."""
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -60,24 +61,7 @@ class FastEmbedEmbedder:
         """Create the ONNX session now (otherwise the first `embed` does)."""
         if self._model is not None:
             return
-        # Imported here: fastembed pulls in onnxruntime and huggingface_hub (~1 s).
-        from fastembed import TextEmbedding
-
-        try:
-            # specific_model_path makes fastembed return that folder before any hub lookup;
-            # cache_dir is given only so fastembed does not create one in the system temp dir.
-            self._model = TextEmbedding(
-                model_name=self.model_id,
-                specific_model_path=str(self.path),
-                cache_dir=str(self.path.parent),
-                local_files_only=True,
-                threads=self.threads,
-            )
-        except Exception as e:  # onnxruntime and tokenizers raise assorted types for a bad file
-            raise ModelError(
-                f"The embedding model in {self.path} could not be loaded. "
-                f"Re-run {SETUP_COMMAND} to reinstall the bundled models."
-            ) from e
+        self._model = _shared_session(self.model_id, self.path, self.threads)
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         """Return one unit-length vector of `dim` floats per text, in order."""
@@ -87,10 +71,44 @@ class FastEmbedEmbedder:
         if not texts:
             return []
         self.load()
-        vectors = [v.tolist() for v in self._model.embed(texts, batch_size=self.batch_size)]
+        model, lock = self._model
+        with lock:
+            vectors = [v.tolist() for v in model.embed(texts, batch_size=self.batch_size)]
         if len(vectors) != len(texts) or any(len(v) != self.dim for v in vectors):
             raise ModelError(
                 f"The embedding model in {self.path} returned vectors of the wrong shape. "
                 f"Re-run {SETUP_COMMAND} to reinstall the bundled models."
             )
         return vectors
+
+
+_SESSIONS: dict[tuple, tuple[Any, threading.Lock]] = {}
+_SESSIONS_LOCK = threading.Lock()
+
+
+def _shared_session(model_id: str, path: Path, threads: int) -> tuple[Any, threading.Lock]:
+    """One ONNX session per model folder (as its files are now) and thread count in this process, with the lock
+    its callers take: the vectors are a pure function of the text, so a second profile opened in the same
+    process (a key change, the tests' in-process command line) reuses the session instead of loading it again."""
+    try:
+        files = tuple(sorted((f.name, f.stat().st_size, f.stat().st_mtime_ns) for f in path.iterdir()))
+    except OSError:
+        files = ()
+    key = (model_id, str(path), threads, files)
+    with _SESSIONS_LOCK:
+        if key not in _SESSIONS:
+            # Imported here: fastembed pulls in onnxruntime and huggingface_hub (~1 s).
+            from fastembed import TextEmbedding
+
+            try:
+                # specific_model_path makes fastembed return that folder before any hub lookup;
+                # cache_dir is given only so fastembed does not create one in the system temp dir.
+                model = TextEmbedding(model_name=model_id, specific_model_path=str(path), cache_dir=str(path.parent),
+                                      local_files_only=True, threads=threads)
+            except Exception as e:  # onnxruntime and tokenizers raise assorted types for a bad file
+                raise ModelError(
+                    f"The embedding model in {path} could not be loaded. "
+                    f"Re-run {SETUP_COMMAND} to reinstall the bundled models."
+                ) from e
+            _SESSIONS[key] = (model, threading.Lock())
+        return _SESSIONS[key]

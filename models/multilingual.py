@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import threading
 from importlib import metadata
 from pathlib import Path
 from typing import Any, Sequence
@@ -81,15 +82,7 @@ class MultilingualEmbedder:
         """Load the vocabulary and weights now (otherwise the first `embed` does)."""
         if self._encoder is not None:
             return
-        try:
-            with np.load(LANGUAGE_MEANS, allow_pickle=False) as means:
-                self._means = {lang: np.asarray(means[lang], dtype=np.float32) for lang in ("en", "zh")}
-            encoder = raw_encoder(self.threads)
-            encoder.encode(["."])  # the vocabulary and weights load on first use
-        except (OSError, ValueError, KeyError) as e:
-            raise ModelError(f"The multilingual embedding model could not be loaded ({e}). "
-                             f"Re-run {SETUP_COMMAND} to reinstall it.") from e
-        self._encoder = encoder
+        self._means, self._encoder = _shared_encoder(self.threads)
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         """Return one unit-length vector of 512 floats per text, in order."""
@@ -99,7 +92,31 @@ class MultilingualEmbedder:
         if not texts:
             return []
         self.load()
-        raw = np.asarray(self._encoder.encode(texts), dtype=np.float32).reshape(len(texts), self.dim)
+        encoder, lock = self._encoder
+        with lock:
+            raw = np.asarray(encoder.encode(texts), dtype=np.float32).reshape(len(texts), self.dim)
         centered = raw - np.stack([self._means[language_of(t)] for t in texts])
         norms = np.linalg.norm(centered, axis=1, keepdims=True)
         return (centered / np.maximum(norms, 1e-6)).tolist()
+
+
+_ENCODERS: dict[int, tuple[dict[str, np.ndarray], tuple[Any, threading.Lock]]] = {}
+_ENCODERS_LOCK = threading.Lock()
+
+
+def _shared_encoder(threads: int) -> tuple[dict[str, np.ndarray], tuple[Any, threading.Lock]]:
+    """The language means and one loaded encoder per thread count in this process, with the lock its callers take:
+    the weights are read-only and the vectors a pure function of the text, so a second profile opened in the
+    same process (a key change, the tests' in-process command line) does not load them again."""
+    with _ENCODERS_LOCK:
+        if threads not in _ENCODERS:
+            try:
+                with np.load(LANGUAGE_MEANS, allow_pickle=False) as means:
+                    loaded = {lang: np.asarray(means[lang], dtype=np.float32) for lang in ("en", "zh")}
+                encoder = raw_encoder(threads)
+                encoder.encode(["."])  # the vocabulary and weights load on first use
+            except (OSError, ValueError, KeyError) as e:
+                raise ModelError(f"The multilingual embedding model could not be loaded ({e}). "
+                                 f"Re-run {SETUP_COMMAND} to reinstall it.") from e
+            _ENCODERS[threads] = (loaded, (encoder, threading.Lock()))
+        return _ENCODERS[threads]

@@ -1,15 +1,19 @@
 """Every test gets its own data folder, a file-backed test keyring, and the shared bundled models."""
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import keyring
+import keyring.core
 import pytest
 
+from app.cli import main as cli_main
 from tests.support.file_keyring import FileKeyring
 from tests.support.model_server import FILE_PATH, Script, serving
 
@@ -42,22 +46,46 @@ def companion_env(tmp_path, monkeypatch, models_dir) -> Path:
 
 
 class Cli:
-    """Runs the installed `companion` console script in a subprocess."""
+    """Runs the `companion` command line in this process: `app.cli.main` with captured streams, the same entry
+    the console script calls, so the output, JSON and exit codes asserted are the script's. `env` applies for
+    the one command (PYTHON_KEYRING_BACKEND included: the keyring backend is swapped for it). The tests where
+    the process itself is the point (the script starting, signals, kill -9, pipes) start it themselves."""
 
     def __init__(self, home: Path):
         self.home = home
 
     def run(self, *args: str, today: str | None = None, check: bool = True, env: dict | None = None,
-            timeout: float = 300) -> subprocess.CompletedProcess:
-        cmd = [str(CLI), "--home", str(self.home)] + (["--today", today] if today else []) + list(args)
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
-                              env={**os.environ, **(env or {})})
+            input: str = "") -> subprocess.CompletedProcess:
+        cmd = ["--home", str(self.home)] + (["--today", today] if today else []) + list(args)
+        out, err = io.StringIO(), io.StringIO()
+        with _environment(env or {}):
+            code = cli_main(cmd, stdin=io.StringIO(input), stdout=out, stderr=err)
+        proc = subprocess.CompletedProcess(["companion", *cmd], code, out.getvalue(), err.getvalue())
         if check and proc.returncode != 0:
             raise AssertionError(f"{cmd} exited {proc.returncode}\nstdout: {proc.stdout}\nstderr: {proc.stderr}")
         return proc
 
     def json(self, *args: str, **kw):
         return json.loads(self.run(*args, **kw).stdout)
+
+
+@contextmanager
+def _environment(env: dict[str, str]):
+    """os.environ with `env` on top for one command, and the keyring backend it names."""
+    saved = {k: os.environ.get(k) for k in env}
+    previous = keyring.get_keyring()
+    os.environ.update(env)
+    if "PYTHON_KEYRING_BACKEND" in env:
+        keyring.set_keyring(keyring.core.load_keyring(env["PYTHON_KEYRING_BACKEND"]))
+    try:
+        yield
+    finally:
+        keyring.set_keyring(previous)
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
 
 
 @pytest.fixture

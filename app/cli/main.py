@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
 import sys
-from typing import Any, Callable, NoReturn, Sequence
+from typing import IO, Any, Callable, Iterator, NoReturn, Sequence
 
 from app.cli import chat, key, memory, models, sessions
 from app.clock import Clock
@@ -44,10 +45,19 @@ COMMANDS: dict[tuple[str, Any], Callable[..., int]] = {**chat.COMMANDS, **memory
 DesktopLauncher = Callable[..., int]
 
 
-def main(argv: Sequence[str] | None = None, open_desktop: DesktopLauncher | None = None) -> int:
-    """Run one command; with no command, open the desktop app through `open_desktop` (given by ui/)."""
-    logging.basicConfig(level=os.environ.get("COMPANION_LOG", "WARNING"), format="%(levelname)s %(name)s: %(message)s")
-    args = build_parser().parse_args(argv)
+def main(argv: Sequence[str] | None = None, open_desktop: DesktopLauncher | None = None, *,
+         stdin: IO[str] | None = None, stdout: IO[str] | None = None, stderr: IO[str] | None = None) -> int:
+    """Run one command and return its exit code; with no command, open the desktop app through `open_desktop`
+    (given by ui/). The streams default to the process's own; tests pass their own and call this in process."""
+    with _streams(stdin, stdout, stderr), _logging_to(sys.stderr):
+        try:
+            args = build_parser().parse_args(argv)
+        except SystemExit as done:  # --help, or bad input (one line already printed by _Parser.error)
+            return done.code if isinstance(done.code, int) else (0 if done.code is None else EXIT_USER_ERROR)
+        return _run(args, open_desktop)
+
+
+def _run(args, open_desktop: DesktopLauncher | None) -> int:
     try:
         clock = Clock.parse(args.today or os.environ.get("COMPANION_TODAY"))
         home = resolve_home(args.home)
@@ -68,6 +78,34 @@ def main(argv: Sequence[str] | None = None, open_desktop: DesktopLauncher | None
         print(f"companion: unexpected error ({type(exc).__name__}: {exc}); "
               "set COMPANION_DEBUG=1 for details", file=sys.stderr)
         return 1
+
+
+@contextlib.contextmanager
+def _streams(stdin: IO[str] | None, stdout: IO[str] | None, stderr: IO[str] | None) -> Iterator[None]:
+    """sys.stdin/stdout/stderr replaced by the given streams for one command (the commands print to sys.*)."""
+    saved = sys.stdin, sys.stdout, sys.stderr
+    sys.stdin, sys.stdout, sys.stderr = stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr
+    try:
+        yield
+    finally:
+        sys.stdin, sys.stdout, sys.stderr = saved
+
+
+@contextlib.contextmanager
+def _logging_to(stream: IO[str]) -> Iterator[None]:
+    """Warnings of this command on its stderr, at COMPANION_LOG's level (WARNING by default): what
+    logging.basicConfig did, but undone at the end so that a second command in the same process logs to its own."""
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    level = root.level
+    root.setLevel(os.environ.get("COMPANION_LOG", "WARNING"))
+    root.addHandler(handler)
+    try:
+        yield
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(level)
 
 
 def _dispatch(args, home, clock, open_desktop: DesktopLauncher | None) -> int:
