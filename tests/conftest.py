@@ -21,6 +21,12 @@ ROOT = Path(__file__).resolve().parents[1]
 CLI = Path(sys.executable).with_name("companion")
 
 
+def pytest_collection_modifyitems(items) -> None:
+    """The long runs (marked slow) first: with workers in parallel (pytest-xdist hands out tests in this order),
+    a 10-minute test that started last would be the whole run's tail."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 @pytest.fixture(scope="session")
 def models_dir(tmp_path_factory) -> Path:
     """One assembled copy of the bundled embedding model for the whole run."""
