@@ -30,7 +30,7 @@ from typing import Callable, Iterable
 
 from memory import holidays
 
-__all__ = ["DateMention", "find_dates", "absolutize"]
+__all__ = ["DateMention", "find_dates", "absolutize", "undated"]
 
 
 @dataclass(frozen=True)
@@ -517,3 +517,39 @@ def absolutize(text: str, today: date, with_holidays: bool = False) -> tuple[str
         out = out.rstrip(" ,.;!") + (f"（{m.date.isoformat()}）" if re.search(r"[\u4e00-\u9fff]", m.text)
                                     else f" ({m.date.isoformat()})")
     return out, hits[0].mention.date if hits else None
+
+
+# A weekday, weekend or part of one named on its own ("Sunday", "the weekend", "周末", "周五晚上"): in a note that is no
+# event it is the habit it names ("the Sunday crossword", "唯一的快乐就是周末去爬梧桐山"), never one date.
+_HABIT_DAY = re.compile(rf"^(?:on\s+|the\s+)?(?:{_alt(_WD_INDEX)}|weekends?)(?:\s+(?:morning|afternoon|evening|night)s?)?$"
+                        rf"|^(?:{_WEEK}[一二三四五六日天]|周末)(?:早上|上午|中午|下午|晚上)?$", re.IGNORECASE)
+_LEAD_PREP = re.compile(r"(?:\b(?:on|since|from|as of|starting|until|till|by|at|in|of)\s+)?$", re.IGNORECASE)
+
+
+def undated(text: str, today: date) -> tuple[str, date | None]:
+    """The words of a note that is no event, with the day it speaks of (or None).
+
+    A past day said in relative words ("yesterday", "last week", "上周", "今天") leaves the words and is returned:
+    it is when the state began, and written into the words it reads as a date glued into a sentence
+    ("2027-04-16presentation终于结束了"). A weekday or weekend named alone stays as the habit it names. A future
+    day is written as `absolutize` writes it (a plan's day is part of what it says); a day the user wrote out
+    ("born on August 14") stays in their words."""
+    hits = _scan(text, today)
+    began = next((h.mention.date for h in hits if h.mention.relative and h.mention.date <= today
+                  and not _HABIT_DAY.match(h.mention.text.strip())), None)
+    pieces, pos = [], 0
+    for hit in hits:
+        m = hit.mention
+        if _HABIT_DAY.match(m.text.strip()) or not m.relative:  # a habit, or a day the user wrote out
+            continue
+        if m.date <= today:
+            before = text[pos:m.start]
+            pieces.append(before[:_LEAD_PREP.search(before).start()])  # type: ignore[union-attr]
+        else:
+            pieces += [text[pos:m.start], _render(text, hit)]
+        pos = m.end
+    out = "".join(pieces) + text[pos:]
+    out = re.sub(r"\s+([,.;:!?，。；：！？])", r"\1", re.sub(r"[ \t]{2,}", " ", out)).strip(" ,;:，；")
+    if text[:1].isupper():
+        out = out[:1].upper() + out[1:]
+    return (out, began) if re.search(r"\w", out) else (text, None)

@@ -12,7 +12,7 @@ from datetime import date
 
 import rjieba
 
-from memory.dates import absolutize
+from memory.dates import absolutize, undated
 from memory.learn.clause_memory import CHANGE_ONLY, render, topic_key
 from memory.learn.clauses import too_long_for_a_fact
 from memory.learn.guard import instruction_reason, trivia_reason
@@ -296,13 +296,13 @@ PAST_DAY = re.compile(r"\b(?P<v>passed\s+away|died|broke\s+up|split\s+up|split|l
 
 
 def _with_dates(c: Candidate, today: date) -> tuple[Candidate, str | None]:
-    """Relative dates in the content made absolute; an event must end up with a date."""
+    """Relative dates in an event's content made absolute (an event must end up with a date); in any other note
+    a past day leaves the words for valid_from (when the state began) and a future one is made absolute."""
     if c.category != "event":  # "my thursday pottery class" is a habit; "passed away on Sunday" was last Sunday
         content = HABIT_DAY.sub(lambda m: f"{m['n']} (on {m['d'].capitalize()}s)", c.content)
-        c = replace(c, content=PAST_DAY.sub(lambda m: f"{m['v']} last {m['d']}", content))
-    content, when = absolutize(c.content, today, with_holidays=c.category == "event")
-    if c.category != "event":
-        return replace(c, content=content), None
+        content, began = undated(PAST_DAY.sub(lambda m: f"{m['v']} last {m['d']}", content), today)
+        return replace(c, content=content, valid_from=began or c.valid_from), None
+    content, when = absolutize(c.content, today, with_holidays=True)
     if when is None and c.quote:
         _, when = absolutize(c.quote, today, with_holidays=True)
         if when is not None:

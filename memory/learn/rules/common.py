@@ -105,7 +105,7 @@ def tidy(content: str) -> str:
 
 FILLER_EN = re.compile(
     r"\b(?:honestly|literally|actually|really|genuinely|totally|lowkey|basically|just|"
-    r"tbh|tbf|lol|lmao|haha+|omg|btw|kinda|sorta|absolutely|like(?=\s+\d))\b\s*", re.I)
+    r"tbh|tbf|lol|lmao|haha+|omg|btw|kinda|sorta|absolutely|like(?=\s+\d)|ngl|bro|bruh|ugh+|smh|fr(?=\W*$))\b\s*", re.I)
 PRONOUNS_EN = [(r"\bmy\b", "their"), (r"\bMy\b", "Their"), (r"\bme\b", "them"),
                (r"\bmine\b", "theirs"), (r"\bmyself\b", "themselves"), (r"\bI'm\b", "they're"),
                (r"\bI've\b", "they've"), (r"\bI'd\b", "they'd"), (r"\bI'll\b", "they'll"),
@@ -181,6 +181,8 @@ def norm_object(obj: str) -> str:
 EMOJI = re.compile("[\U0001F000-\U0001FFFF\u2600-\u27BF\uFE0F\u200d]+")
 ZH_LEAD = re.compile(r"^(?:对了|不过|而且|但是|然后|其实|说真的|说实话|跟你说(?:个好消息|一下|个事)?|话说|哈哈+|嗯+|啊+|唉|诶|"
                      r"所以|另外|还有|总之|反正|好消息|天哪|我跟你讲|说起来|顺便说一下|顺便|话说回来|讲真|请?记住|记得|别忘了|不要忘了|帮我记一下|帮我记住|记一下)[，,！!：:]?")
+# Laughter typed for tone anywhere in a clause ("俩一个线上一个线下哈哈 今年二十三"); quoted, it is what is talked about.
+ZH_LAUGH = re.compile(r"(?<![“「\"'‘])(?:哈{2,}|嘿嘿+|呵呵+|嘻嘻+|[hH]{3,})(?![”」\"'’])[，,!！~～]*\s*")
 ZH_KIN = [("我妈", "妈妈"), ("我爸", "爸爸"), ("我姐", "姐姐"), ("我哥", "哥哥"), ("我弟", "弟弟"), ("我妹", "妹妹"),
           ("我家", "家里"), ("给我", ""), ("我们", ""), ("我的", ""), ("我", ""), ("你们", ""), ("你", "")]
 
@@ -202,5 +204,6 @@ def zh_clean(text: str) -> str:
             text = ZH_OBJECT_ME.sub(_KEEP, text)
         text = text.replace(old, new)
     text = text.replace(_KEEP, "我")
+    text = re.sub(r"\s{2,}", " ", ZH_LAUGH.sub(" ", text)).strip()
     text = re.sub(r"[啦呀哦呢吧啊嘛哈~～!！。.…、，,]+$", "", text)
     return re.sub(r"(妈|爸|姐|妹|哥|弟)\1\1", r"\1\1", text).strip()  # "我妹妹" → "妹妹", not "妹妹妹"
