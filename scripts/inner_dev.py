@@ -47,7 +47,12 @@ def is_inner_dev(case_id: str) -> bool:
 
 
 def _quoted_from(memory, evidence: str) -> bool:
-    q = (memory.quote or "").lower()
+    return quoted_from(memory.quote or "", evidence)
+
+
+def quoted_from(quote: str, evidence: str) -> bool:
+    """Was a memory with this quote taken from these evidence words (the one overlaps most of the other)?"""
+    q = quote.lower()
     e = evidence.lower()
     return bool(q) and (q in e or e in q or _overlap(q, e) >= 0.5 * min(len(q), len(e)))
 

@@ -30,6 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "scripts")]
 
 from eval_corpus import play  # noqa: E402
+from inner_dev import quoted_from  # noqa: E402
 from models.embedder import FastEmbedEmbedder  # noqa: E402
 from models.multilingual import MultilingualEmbedder  # noqa: E402
 from models.resolve import resolve_embedding_model  # noqa: E402
@@ -42,23 +43,6 @@ _FILLER_EN = re.compile(r"\b(?:" + "|".join(FILLERS_EN) + r")\b", re.I)
 _ISO = re.compile(r"\d{4}-\d{2}-\d{2}")
 _SINCE = re.compile(r"\s*(?:\(since \d{4}-\d{2}-\d{2}\)|（自\d{4}-\d{2}-\d{2}起）)$")
 _GLUED = re.compile(r"[A-Za-z]\d{4}-\d{2}-\d{2}|\d{4}-\d{2}-\d{2}[A-Za-z]")  # Chinese has no spaces to lose
-
-
-def _overlaps(a: str, b: str) -> bool:
-    a, b = a.casefold(), b.casefold()
-    return bool(a and b) and (a in b or b in a or _shared_run(a, b) >= max(4, min(len(a), len(b)) // 2))
-
-
-def _shared_run(a: str, b: str) -> int:
-    """The longest run of characters the two share (quotes are cut at other places than evidence)."""
-    best = 0
-    for i in range(len(a)):
-        for j in range(i + best + 1, len(a) + 1):
-            if a[i:j] in b:
-                best = j - i
-            else:
-                break
-    return best
 
 
 def has_filler(note: str) -> bool:
@@ -83,7 +67,7 @@ def names_topic(note: str, gold: dict) -> bool | None:
 def judge(memory: dict, case: dict) -> dict:
     """The four checks for one stored note (None: the check does not apply)."""
     note, quote = memory["content"], memory.get("quote") or ""
-    golds = [g for g in case.get("memories", []) if g.get("evidence") and _overlaps(quote, g["evidence"])]
+    golds = [g for g in case.get("memories", []) if g.get("evidence") and quoted_from(quote, g["evidence"])]
     return {"topic": names_topic(note, golds[0]) if len(golds) == 1 else None,
             "one_fact": ";" not in note and "；" not in note and len(golds) <= 1,
             "no_filler": not has_filler(note),
