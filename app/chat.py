@@ -8,7 +8,7 @@ from datetime import date
 from typing import Callable, Iterator
 
 from app.companion import Companion
-from app.persona_language import conversation_language, ui_language
+from app.persona_language import conversation_language, message_language, ui_language
 from app.session_notes import Note, SessionNotes
 from assets import system_prompt
 from memory import Memory, Message, clean
@@ -24,6 +24,21 @@ RECALL = re.compile(
 STOPPED_MARK = "(stopped)"
 # Ends a reply cut short because the chat engine crashed, was killed or hung.
 INTERRUPTED_MARK = "(interrupted)"
+# Ends a reply the app ended: it reached the length limit, or the model said the same thing over and over.
+CUT_MARK = "(cut short)"
+# A reply whose last LOOP_REPEATS stretches of text are the same, each at least LOOP_MIN_CHARS long, is looping:
+# the bundled 135M model repeated one sentence ten times for ~40 s before this.
+LOOP_REPEATS = 3
+LOOP_MIN_CHARS = 8
+_LOOP_MAX_CHARS = 300
+# The reply to a message in a language the chat model does not speak (its catalog entry says which it does): the
+# bundled 135M model answered Chinese with paragraphs of random characters. The message is still learned from.
+UNSPOKEN_LANGUAGE = {
+    "zh": "内置的小模型不会说中文，所以这次我没法好好回答你。在“模型”页面换一个会说中文的模型（比如 Qwen），"
+          "就可以用中文聊天了。你刚才说的话我还是会记住的。",
+    "en": "The chat model in use does not speak English, so I cannot answer this one well. Choose another model "
+          "on the Models page to chat in English. I will still remember what you said.",
+}
 _REPLY_MARGIN = 32
 _MAX_RECALL_LINES = 8
 _TAIL_TOKENS = 200  # the per-turn memories after the history are evaluated afresh every turn: keep them few
@@ -45,6 +60,7 @@ class PreparedTurn:
     reply: str = ""
     stopped: bool = False
     interrupted: bool = False  # the engine failed mid-reply: what came is kept, marked
+    cut: bool = False  # ended by the app: the length limit, or the model looping
     failure: EngineError | None = None  # the engine failed while the prompt was prepared; `stream` raises it
     assistant_message: Message | None = None
     learned: ExtractionResult | None = field(default=None)
@@ -181,24 +197,45 @@ class ChatService:
         That includes one that happened while `prepare` measured the prompt, before anything was asked.
         """
         s = self.c.settings
+        unspoken = self.unspoken_language(turn.user_message.content)
+        if unspoken is not None and turn.failure is None:
+            turn.reply = UNSPOKEN_LANGUAGE[unspoken]
+            yield turn.reply
+            return
         try:
             if turn.failure is not None:
                 raise turn.failure
-            for piece in self.c.chat_model().stream(turn.messages, max_tokens=s.max_reply_tokens,
-                                                    temperature=s.temperature, should_stop=should_stop,
-                                                    head=turn.head):
-                turn.reply += piece
-                yield piece
+            model = self.c.chat_model()
+            pieces = model.stream(turn.messages, max_tokens=s.max_reply_tokens, temperature=s.temperature,
+                                  should_stop=should_stop, head=turn.head, repeat_penalty=s.repeat_penalty)
+            try:
+                for piece in pieces:
+                    turn.reply += piece
+                    yield piece
+                    if looping(turn.reply):
+                        turn.cut = True
+                        break
+            finally:
+                pieces.close()  # tells the engine to stop generating when the loop above ended early
+            turn.cut = turn.cut or model.last_finish == "length"
         except EngineError:
             turn.interrupted = True
             raise
         turn.stopped = bool(should_stop and should_stop())
 
+    def unspoken_language(self, text: str) -> str | None:
+        """The message's language when the chat model does not speak it (then it is not asked), else None."""
+        language, spoken = message_language(text), self.c.chat_languages()
+        if language is None or spoken is None or language in spoken or language not in UNSPOKEN_LANGUAGE:
+            return None
+        return language
+
     def finish(self, turn: PreparedTurn) -> Message:
         """Save the reply with the memories that shaped it, and reinforce those memories."""
         ids = [m.id for m in turn.memories]
         reply = turn.reply.strip()
-        mark = INTERRUPTED_MARK if turn.interrupted else STOPPED_MARK if turn.stopped else None
+        mark = (INTERRUPTED_MARK if turn.interrupted else STOPPED_MARK if turn.stopped
+                else CUT_MARK if turn.cut else None)
         if mark:  # marked, so that reopened it reads as interrupted, not as typing in progress
             reply = f"{reply}\n\n{mark}" if reply else mark
         reply = reply or "(no reply)"
@@ -232,6 +269,13 @@ class ChatService:
             raise
         self.finish(turn)
         return turn
+
+
+def looping(reply: str) -> bool:
+    """Do the reply's last LOOP_REPEATS stretches of text repeat one another (whitespace aside)?"""
+    text = " ".join(reply.split())
+    longest = min(_LOOP_MAX_CHARS, len(text) // LOOP_REPEATS)
+    return any(text.endswith(text[-n:] * LOOP_REPEATS) for n in range(LOOP_MIN_CHARS, longest + 1))
 
 
 def _title(text: str) -> str:

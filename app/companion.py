@@ -10,7 +10,7 @@ from typing import Callable
 from app.clock import Clock
 from app.keys import KeyChoice, obtain_key
 from app.maintenance import check_at_startup, open_database
-from app.model_choice import chat_model_file, embedding_model
+from app.model_choice import chat_languages, chat_model_file, embedding_model
 from app.private import private_file, private_folder
 from app.settings import Settings
 from memory import Embedder
@@ -71,6 +71,10 @@ class Companion:
         """The GGUF to use: --model, else COMPANION_CHAT_MODEL, else Settings (a file, then a catalog model),
         else the bundled SmolLM2."""
         return chat_model_file(self.home, self.settings, self.model_override)
+
+    def chat_languages(self) -> frozenset[str] | None:
+        """The languages the chat model in use speaks ("en", "zh"), or None when that is not known."""
+        return chat_languages(self.home, self.settings, self.model_override)
 
     def chat_model(self) -> ChatEngine:
         """The chat model, running in its engine process (started on first call; a new engine after a failure)."""

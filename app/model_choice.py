@@ -53,6 +53,20 @@ def chat_model_file(home: Path, settings: Settings, model_override: str | None =
     return open_library(home, settings).chat_model_file(settings.chat_model_id)
 
 
+def chat_languages(home: Path, settings: Settings, model_override: str | None = None) -> frozenset[str] | None:
+    """The languages the chat model in use speaks, from its catalog entry (the bundled one's included); None for
+    a GGUF the user named (nothing is known of it, so nothing is held back)."""
+    if chat_file_override(model_override, settings) is not None:
+        return None
+    try:
+        entries = load_catalog(mirror=os.environ.get(MIRROR_ENV) or settings.model_mirror)
+    except ModelError:
+        return None
+    wanted = settings.chat_model_id
+    entry = next((e for e in entries if e.kind == "chat" and (e.id == wanted if wanted else e.builtin)), None)
+    return frozenset(entry.languages) if entry is not None and entry.languages else None
+
+
 def embedding_model(home: Path, settings: Settings, bundled_home: Path) -> ResolvedModelDir:
     """The embedding model folder: the chosen catalog model, else the bundled MiniLM assembled in `bundled_home`."""
     if not settings.embedding_model_id:

@@ -10,6 +10,7 @@ import platformdirs
 
 from app.errors import UserError
 from app.private import private_folder, write_private
+from models.chat import REPEAT_PENALTY
 
 SETTINGS_FILE = "settings.json"
 ENGINE_HANG_RANGE = (5, 1800)  # seconds the Settings dialog offers for engine_hang_seconds
@@ -29,6 +30,7 @@ class Settings:
     engine_hang_seconds: int = 60  # the chat engine is stopped (and restarted) after this long without progress
     max_reply_tokens: int = 384
     temperature: float = 0.7
+    repeat_penalty: float = REPEAT_PENALTY  # llama.cpp's penalty on tokens said in the last 64 (1.0: none)
     companion_name: str = "Companion"
     persona: str = "default"
     language: str = "auto"

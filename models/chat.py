@@ -23,6 +23,9 @@ from models.resolve import check_gguf
 # A GGUF header alone (magic, version, counts) is 24 bytes; anything that small holds no model.
 _MIN_GGUF_SIZE = 1024
 _CHOOSE_OTHER = "Choose another GGUF file in Settings or pass --model."
+# llama.cpp's penalty on tokens of the last 64 (its default window) being generated again. At 1.0 (llama-cpp-python's
+# default) the bundled 135M model repeats one sentence until max_tokens; 1.1 is llama.cpp's own CLI default.
+REPEAT_PENALTY = 1.1
 _DEFANGED_KEPT = 1024  # message texts whose defanged form is remembered (a session's history and memory blocks)
 log = logging.getLogger(__name__)
 
@@ -122,6 +125,7 @@ class ChatModel:
         _silence_llama_log()
         self.template = self._choose_template()
         self.last_prompt: PromptEval | None = None
+        self.last_finish: str | None = None  # why the last stream ended: "stop", "length" (max_tokens) or None
         self._count_evaluated()
         self.prompt_cache = prompt_cache
         self._cache_tried = False  # the cache file is read at most once, before the first reply
@@ -225,8 +229,10 @@ class ChatModel:
                 == self._llm.tokenize(data, add_bos=False, special=False))
 
     def stream(self, messages: Sequence[dict], max_tokens: int = 512, temperature: float = 0.7,
-               should_stop: Callable[[], bool] | None = None, head: int = 0) -> Iterator[str]:
-        """Yield the reply to `messages` piece by piece; stop early once `should_stop()` is true.
+               should_stop: Callable[[], bool] | None = None, head: int = 0,
+               repeat_penalty: float = REPEAT_PENALTY) -> Iterator[str]:
+        """Yield the reply to `messages` piece by piece; stop early once `should_stop()` is true. `last_finish` is
+        then llama.cpp's reason for the end ("stop", or "length" when `max_tokens` cut the reply).
 
         The first `head` messages are the stable head (fixed prompt, memory prefix): with a prompt cache, the first
         reply of this process starts from its saved state when the head is the same, and `save_head` stores it."""
@@ -236,14 +242,17 @@ class ChatModel:
         if self._head and not self._cache_tried and self._llm.n_tokens == 0:
             self._restore_head(self._head)
         self._cache_tried = True
+        self.last_finish = None
         chunks = self._run(lambda: self._llm.create_chat_completion(
             messages=safe, max_tokens=max_tokens, temperature=temperature, stream=True,  # type: ignore[arg-type]
+            repeat_penalty=repeat_penalty,
         ))
         try:
             while True:
                 chunk = self._run(lambda: next(chunks, None))
                 if chunk is None or (should_stop is not None and should_stop()):
                     return
+                self.last_finish = chunk["choices"][0].get("finish_reason") or self.last_finish
                 piece = chunk["choices"][0]["delta"].get("content")
                 if piece:
                     yield piece

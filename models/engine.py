@@ -6,7 +6,8 @@ One JSON object per line on stdin and stdout, every request carrying an integer 
   {"op": "load", "path", "n_ctx", "n_threads", "n_threads_batch", "seed", "prompt_cache"}
                                   → {"ready": {"n_ctx", "n_threads", "n_threads_batch", "chat_format"}}
   {"op": "count", "texts": [...]}                        → {"counts": [...]}
-  {"op": "chat", "messages", "max_tokens", "temperature", "head"} → {"piece": "…"}… then {"done": true, "prompt": [reused, evaluated]}
+  {"op": "chat", "messages", "max_tokens", "temperature", "head", "repeat_penalty"} → {"piece": "…"}… then
+      {"done": true, "prompt": [reused, evaluated], "finish": "stop" | "length" | null}
   {"op": "json", "system", "user", "schema", "max_tokens"} → {"text": "…"}
   {"op": "stop"}   read at once by a second thread: the chat request with that id (or older) ends at the next token
   {"op": "forget"} read at once too: the app deleted the prompt cache (memories were forgotten); a reply under way
@@ -30,7 +31,7 @@ import threading
 import time
 from typing import Any, Callable, TextIO
 
-from models.chat import ChatModel
+from models.chat import REPEAT_PENALTY, ChatModel
 from models.errors import ModelError
 from models.prompt_cache import PromptCache
 
@@ -97,11 +98,12 @@ def _answer(model: ChatModel, req: dict, channel: Channel, stopped: Callable[[],
     elif op == "chat":
         forgets_before = forgets[0]
         for piece in model.stream(req["messages"], max_tokens=req["max_tokens"], temperature=req["temperature"],
-                                  should_stop=stopped, head=req.get("head", 0)):
+                                  should_stop=stopped, head=req.get("head", 0),
+                                  repeat_penalty=req.get("repeat_penalty", REPEAT_PENALTY)):
             channel.send(rid, piece=piece)
         p = model.last_prompt
         with _writing:
-            channel.send(rid, done=True, prompt=[p.reused, p.evaluated] if p else None)
+            channel.send(rid, done=True, prompt=[p.reused, p.evaluated] if p else None, finish=model.last_finish)
             if forgets[0] == forgets_before:
                 model.save_head()
     elif op == "json":

@@ -17,9 +17,9 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import IO, Any, Callable, Iterator, Sequence
+from typing import IO, Any, Callable, Generator, Sequence
 
-from models.chat import PromptEval
+from models.chat import REPEAT_PENALTY, PromptEval
 from models.errors import EngineError, ModelError
 from models.prompt_cache import PromptCache
 
@@ -55,6 +55,7 @@ class ChatEngine:
         self.n_threads_batch = n_threads_batch
         self.chat_format: str | None = None
         self.last_prompt: PromptEval | None = None
+        self.last_finish: str | None = None  # "length" when max_tokens cut the last reply
         self.started = 0  # engines started so far (a restart after a failure counts)
         self._proc: subprocess.Popen | None = None
         self._inbox: queue.Queue = queue.Queue()
@@ -180,17 +181,19 @@ class ChatEngine:
             return n
 
     def stream(self, messages: Sequence[dict], max_tokens: int = 512, temperature: float = 0.7,
-               should_stop: Callable[[], bool] | None = None, head: int = 0) -> Iterator[str]:
+               should_stop: Callable[[], bool] | None = None, head: int = 0,
+               repeat_penalty: float = REPEAT_PENALTY) -> Generator[str, None, None]:
         """Yield the reply piece by piece. Once `should_stop()` is true no further piece is yielded and the
         engine is told to stop at its next token. The first `head` messages are the stable head the engine's
-        prompt cache keeps across restarts."""
+        prompt cache keeps across restarts. `last_finish` is then "length" when `max_tokens` cut the reply."""
         with self._lock:
             self._ensure()
             self.last_prompt = None
+            self.last_finish = None
             self._next_id += 1
             rid = self._next_id
             self._send(rid, "chat", messages=list(messages), max_tokens=max_tokens, temperature=temperature,
-                       head=head)
+                       head=head, repeat_penalty=repeat_penalty)
             self._deadline = time.monotonic() + self.hang_seconds
             finished = False
             try:
@@ -202,6 +205,7 @@ class ChatEngine:
                         finished = True
                         prompt = msg.get("prompt")
                         self.last_prompt = PromptEval(*prompt) if prompt else None
+                        self.last_finish = msg.get("finish")
                         return
                     yield msg["piece"]
             finally:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.chat import STOPPED_MARK, ChatService
+from app.chat import CUT_MARK, STOPPED_MARK, UNSPOKEN_LANGUAGE, ChatService, looping
 from app.clock import Clock
 from app.companion import Companion
 from app.persona_language import SWITCH_AFTER, conversation_language, message_language
@@ -134,6 +134,77 @@ def test_reply_streams_in_pieces_and_stop_ends_it_between_pieces(companion):
     saved = chat.finish(turn)
     assert saved.content == "".join(pieces).strip() + "\n\n" + STOPPED_MARK  # reopened, it reads as interrupted
     assert [m.role for m in companion.transcript.messages(turn.session_id)] == ["user", "assistant"]
+
+
+def test_a_reply_cut_by_the_length_limit_is_saved_marked_and_the_engine_says_why(companion):
+    companion.settings.max_reply_tokens = 6
+    chat = ChatService(companion)
+    turn = chat.prepare(None, "Tell me a long story about a lighthouse keeper.")
+    pieces = list(chat.stream(turn))
+    assert turn.cut and not turn.stopped and companion.chat_model().last_finish == "length"
+    assert chat.finish(turn).content == "".join(pieces).strip() + "\n\n" + CUT_MARK
+
+
+def test_a_reply_that_ends_within_the_limit_carries_no_mark(companion):
+    companion.settings.temperature = 0.0  # the same short greeting every run
+    chat = ChatService(companion)
+    turn = chat.prepare(None, "Say hi.")
+    list(chat.stream(turn))
+    assert companion.chat_model().last_finish == "stop" and not turn.cut, turn.reply
+    assert not chat.finish(turn).content.endswith(CUT_MARK)
+
+
+@pytest.mark.parametrize("reply, loops", [
+    ("Dana, you are great. Dana, you are great. Dana, you are great. Dana,", True),
+    ("你真棒！你真棒！你真棒！你真棒！你真棒！你真棒！你真棒！你真棒！", True),
+    ("I love hiking, and hiking loves me. We hike.", False),
+    ("Step 1: boil water. Step 2: add pasta. Step 3: drain it. Step 4: eat.", False),
+    ("ha ha ha", False),  # too short to be a loop
+])
+def test_a_reply_repeating_itself_reads_as_a_loop(reply, loops):
+    assert looping(reply) is loops
+
+
+def test_a_looping_reply_is_stopped_and_marked_cut(companion, monkeypatch):
+    # The bundled model loops on its own only now and then: its stream is wrapped to repeat one sentence, the
+    # way it did for ~40 s, and the engine behind it is the real one (told to stop when the loop is seen).
+    engine = companion.chat_model()
+    real = engine.stream
+
+    def repeating(*args, **kwargs):
+        for _ in real(*args, **kwargs):
+            break
+        while True:
+            yield "I am here for you. "
+
+    monkeypatch.setattr(engine, "stream", repeating)
+    chat = ChatService(companion)
+    turn = chat.prepare(None, "Hello!")
+    pieces = list(chat.stream(turn))
+    assert turn.cut and len(pieces) == 4  # the third repeat shows the loop once the fourth one completes it
+    assert chat.finish(turn).content.endswith(CUT_MARK)
+
+
+def test_a_message_in_a_language_the_model_does_not_speak_gets_one_honest_line_and_is_still_learned(companion):
+    assert companion.chat_languages() == frozenset({"en"})  # the bundled SmolLM2, from its catalog entry
+    chat = ChatService(companion)
+    turn = chat.prepare(None, "我叫小林，在成都当护士，最爱吃火锅")
+    assert list(chat.stream(turn)) == [UNSPOKEN_LANGUAGE["zh"]]
+    assert companion.chat_model().last_prompt is None  # the model was not asked
+    assert chat.finish(turn).content == UNSPOKEN_LANGUAGE["zh"]
+    learned = [w.memory.content for w in chat.learn(turn).written]
+    assert any("护士" in c for c in learned) and any("火锅" in c for c in learned), learned
+    english = chat.prepare(turn.session_id, "Say hi.")
+    assert chat.unspoken_language(english.user_message.content) is None
+
+
+def test_a_model_named_by_file_is_asked_in_any_language(companion_env, tmp_path):
+    from models.resolve import resolve_chat_model
+    c = Companion(companion_env, Clock.parse("2026-11-29"), model_override=str(resolve_chat_model(None, companion_env).path))
+    try:
+        assert c.chat_languages() is None and ChatService(c).unspoken_language("我叫小林") is None
+    finally:
+        c.close()
 
 
 def test_reply_stopped_before_its_first_word_is_saved_as_stopped_not_as_an_ellipsis(companion):

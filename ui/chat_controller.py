@@ -52,6 +52,7 @@ class ChatController(QObject):
         self.chat: ChatService | None = None
         self._stop = threading.Event()
         self.replying = False
+        self.last_cut = False  # the last reply was ended by the app (length limit or looping), for its mark
         self.learning = 0  # extraction jobs queued or running (counted on the main thread)
         self.learningStarted.connect(self._on_learning_started)
 
@@ -123,6 +124,7 @@ class ChatController(QObject):
 
     def _turn_done(self, turn: PreparedTurn) -> None:
         self.replying = False
+        self.last_cut = turn.cut
         self.replyFinished.emit(turn.session_id, turn.stopped)
 
     def _turn_failed(self, exc: BaseException) -> None:

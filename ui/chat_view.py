@@ -9,7 +9,7 @@ from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import (QApplication, QFrame, QHBoxLayout, QLabel, QScrollArea, QSizePolicy, QTextBrowser, QToolButton,
                                QVBoxLayout, QWidget)
 
-from app.chat import INTERRUPTED_MARK, STOPPED_MARK
+from app.chat import CUT_MARK, INTERRUPTED_MARK, STOPPED_MARK
 from memory import Memory, Message
 from ui.i18n import tr
 
@@ -127,7 +127,7 @@ def _reply_markdown(text: str) -> str:
     """A reply as shown: a stopped one ends in "(stopped)" in the UI's language; nothing yet is "…"."""
     if text.strip() == "…":  # how older versions saved a reply stopped before its first word
         text = STOPPED_MARK
-    for mark in (STOPPED_MARK, INTERRUPTED_MARK):
+    for mark in (STOPPED_MARK, INTERRUPTED_MARK, CUT_MARK):
         if text.rstrip().endswith(mark):
             said = text.rstrip().removesuffix(mark).rstrip()
             return (said + "\n\n" if said else "") + "*" + tr(mark) + "*"
@@ -292,15 +292,16 @@ class ChatView(QScrollArea):
         """Everything the reply in progress has received, drawn or not."""
         return (self.reply.text if self.reply else "") + self._pending
 
-    def end_reply(self, memories: list[Memory], stopped: bool = False) -> None:
-        """Close the reply in progress: mark it stopped if it was, and list the memories it used."""
+    def end_reply(self, memories: list[Memory], stopped: bool = False, cut: bool = False) -> None:
+        """Close the reply in progress: mark it stopped (or cut short by the app) if it was, and list the
+        memories it used."""
         if self.reply is None:
             return
         self._render_timer.stop()
         self._render_pending()
-        if stopped:  # as it is saved (app.chat.ChatService.finish), so it reads the same when reopened
-            said = self.reply.text.strip()
-            self.reply.set_text(f"{said}\n\n{STOPPED_MARK}" if said else STOPPED_MARK)
+        if stopped or cut:  # as it is saved (app.chat.ChatService.finish), so it reads the same when reopened
+            said, mark = self.reply.text.strip(), STOPPED_MARK if stopped else CUT_MARK
+            self.reply.set_text(f"{said}\n\n{mark}" if said else mark)
         if memories:
             self._add_remembered(memories, 0)
         self.reply = None

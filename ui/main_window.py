@@ -359,7 +359,7 @@ class MainWindow(QMainWindow):
             self._update_state()
 
     def _reply_finished(self, session_id: str, stopped: bool) -> None:
-        self.chat_view.end_reply(self._reply_memories, stopped)
+        self.chat_view.end_reply(self._reply_memories, stopped, cut=self.controller.last_cut)
         self._reply_memories = []
         self._reply_done()
         self.panel.refresh()  # the memories used were reinforced
