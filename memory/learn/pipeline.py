@@ -46,12 +46,26 @@ class Written:
     memory: Memory
     action: str
     origin: str = ""  # the rule or classifier that proposed it, with the classifier's scores
+    candidate: Candidate | None = None  # the proposal it was made from
 
     def to_json(self) -> dict:
         data = self.memory.to_json()
         data["action"] = self.action
         data["origin"] = self.origin
+        if self.candidate is not None:
+            data["structure"] = structure(self.candidate)
         return data
+
+
+def structure(c: Candidate) -> dict:
+    """What a memory says, as its parts: the topic key reconciliation matches on, polarity, about whom (a named
+    person's relationship topic, else the user), the day a state began, how sure the change head is that it
+    states a change, and which proposer decided it (the rule's id and the heads' scores are in `origin`)."""
+    kind, _, rest = c.topic.partition(":") if c.topic else ("", "", "")
+    named = kind == "relationship" and rest and not rest.startswith(("~", "status", "mood"))
+    return {"topic": c.topic, "polarity": "negative" if c.polarity < 0 else "positive",
+            "about": rest if named else "user", "valid_from": c.valid_from.isoformat() if c.valid_from else None,
+            "change": round(c.change, 3), "proposer": c.origin.partition(":")[0] or None}
 
 
 @dataclass
@@ -214,11 +228,11 @@ class MemoryPipeline:
             return set()
         decision.memory.session_id, decision.memory.message_id = session_id, message_id
         if dry_run:
-            result.written.append(Written(decision.memory, decision.action, cand.origin))
+            result.written.append(Written(decision.memory, decision.action, cand.origin, cand))
             return set()
         why = f"{cand.source} ({cand.origin})"
         memory = reconcile.apply(self.store, decision, vector, why)
-        result.written.append(Written(memory, decision.action, cand.origin))
+        result.written.append(Written(memory, decision.action, cand.origin, cand))
         return {m.id for m in decision.replaces} if decision.action == "superseded" else set()
 
 
