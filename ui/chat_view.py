@@ -177,7 +177,9 @@ class RememberedLine(QWidget):
         items = [f"<li><a href='memory:{html.escape(m.id)}' style='color:#3a47c9; text-decoration:none'>"
                  f"{html.escape(m.content)}</a></li>" for m in self.memories]
         if self.missing:
-            items.append(f"<li><i>{html.escape(tr('{n} forgotten since', n=self.missing))}</i></li>")
+            gone = (tr("1 memory used here has since been forgotten") if self.missing == 1
+                    else tr("{n} memories used here have since been forgotten", n=self.missing))
+            items.append(f"<li><i>{html.escape(gone)}</i></li>")
         self.details.setText(f"<ul style='margin:0 0 0 -20px'>{''.join(items)}</ul>")
 
     def sync(self, current: dict[str, Memory]) -> None:

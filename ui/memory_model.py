@@ -65,6 +65,8 @@ def value_words(name: str, value) -> str | None:
 def display_value(m: Memory, name: str) -> str:
     """How one field of a memory reads in the table."""
     value = getattr(m, name)
+    if name == "status" and m.disabled and m.status == "active":  # turned off: not "Current" in italics
+        return tr("Off")
     words = value_words(name, value)
     if words is not None:
         return words

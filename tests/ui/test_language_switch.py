@@ -53,3 +53,17 @@ def test_every_catalog_sentence_with_placeholders_can_be_matched(styled):
     from ui.i18n import _patterns, catalog
     patterns = _patterns("zh_CN")  # a placeholder used twice (e.g. {home}) once broke every lookup
     assert len(patterns) == sum("{" in key for key in catalog("zh_CN"))
+
+
+def test_memories_forgotten_since_a_reply_are_said_in_a_sentence_with_the_right_number(styled):
+    from tests.ui.conftest import sample_memories
+    from ui.chat_view import RememberedLine
+    one, three = RememberedLine(sample_memories()[:1], missing=1), RememberedLine([], missing=3)
+    assert "1 memory used here has since been forgotten" in one.details.text()
+    assert "3 memories used here have since been forgotten" in three.details.text()
+    set_language("zh_CN")
+    try:
+        three.retranslate()
+        assert "这里用到的 3 条记忆后来被遗忘了" in three.details.text()
+    finally:
+        set_language("en")

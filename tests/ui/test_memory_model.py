@@ -93,3 +93,16 @@ def test_cells_read_like_a_person_would_say_them(styled):
     assert model.index(row, FIELDS.index("last_used_at")).data() == "never"
     assert "Math exam" in model.index(row, CONTENT).data(Qt.ItemDataRole.ToolTipRole)
     assert model.headerData(0, Qt.Orientation.Horizontal) == "Memory"
+
+
+def test_a_turned_off_memory_says_off_in_the_status_column_in_both_languages(styled):
+    from ui.i18n import set_language
+    model = _model()  # m_5 is active and turned off, m_2 active and on, m_4 replaced
+    status = FIELDS.index("status")
+    words = lambda: {model.index(r, 0).data(ID_ROLE): model.index(r, status).data() for r in range(model.rowCount())}  # noqa: E731
+    assert [words()[i] for i in ("m_5", "m_2", "m_4")] == ["Off", "Current", "Replaced"]
+    set_language("zh_CN")
+    try:
+        assert [words()[i] for i in ("m_5", "m_2")] == ["停用", "当前"]
+    finally:
+        set_language("en")
