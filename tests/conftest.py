@@ -22,9 +22,12 @@ CLI = Path(sys.executable).with_name("companion")
 
 
 def pytest_collection_modifyitems(items) -> None:
-    """The long runs (marked slow) first: with workers in parallel (pytest-xdist hands out tests in this order),
-    a 10-minute test that started last would be the whole run's tail."""
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    """The long runs (marked slow, longest first by their `minutes`) first: with workers in parallel
+    (pytest-xdist hands out tests in this order), a 10-minute test that started last would be the run's tail."""
+    def order(item) -> float:
+        slow = item.get_closest_marker("slow")
+        return 0.0 if slow is None else -float(slow.kwargs.get("minutes", 1))
+    items.sort(key=order)
 
 
 @pytest.fixture(scope="session")

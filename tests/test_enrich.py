@@ -12,13 +12,24 @@ def _written(cli, text, today="2026-12-02"):
 
 @pytest.mark.parametrize("text,fact,added", [
     ("我在杭州做设计 主要给电商画海报", "杭州", "电商"),
-    ("work at a bakery now, the early starts are brutal", "bakery", "early starts"),
+    ("my favourite band is Radiohead, they were my first concert", "Radiohead", "first concert"),
     ("my brother Sam just got engaged, to his girlfriend of six years", "Sam", "girlfriend of six years"),
 ])
 def test_the_clause_after_a_rules_fact_stays_with_it(cli, text, fact, added):
     written = _written(cli, text)
     assert any(fact in w["content"] and added in w["content"] for w in written), written
     assert all(w["quote"] in text for w in written if "quote" in w)
+
+
+@pytest.mark.parametrize("text, fact, remark", [
+    ("my grandpa is 94 and still does the crossword in pen every morning. legend", "crossword", "egend"),
+    ("favourite podcast is No Such Thing As A Fish, zero notes", "Fish", "zero notes"),
+    ("just adopted a corgi named Waffles, kitchen looks like a crime scene", "Waffles", "crime scene"),
+])
+def test_a_remark_on_a_fact_is_not_stuck_onto_it(cli, text, fact, remark):
+    written = _written(cli, text)
+    assert any(fact in w["content"] for w in written), written
+    assert not any(remark in w["content"] for w in written), written
 
 
 def test_the_setting_before_a_rules_fact_is_left_out(cli):

@@ -257,7 +257,7 @@ def _check(label: str, args: list, expect: str, proc: subprocess.CompletedProces
     return None
 
 
-@pytest.mark.slow  # runs in CI too; `-m "not slow"` skips it locally
+@pytest.mark.slow(minutes=3)  # runs in CI too; `-m "not slow"` skips it locally
 def test_command_line_hostile_inputs_one_clear_line_or_graceful(companion_env, tmp_path):
     c = Companion(companion_env, Clock.parse("2026-11-29"))
     try:

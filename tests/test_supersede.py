@@ -32,7 +32,9 @@ def test_a_change_said_in_new_words_retires_the_old_memory(cli, before, after, o
     assert out["written"], "the new state is learned"
     assert not any(old_word in m["content"] for m in _active(cli, "2026-11-20"))
     retired = cli.json("memory", "list", "--status", "superseded", "--json", today="2026-11-20")
-    assert any(old_word in m["content"] and m["valid_to"] == "2026-11-20" for m in retired)
+    # it ended the day the change happened: the day said ("last month"), else the day it was told
+    ended = "2026-10-20" if "last month" in after else "2026-11-20"
+    assert any(old_word in m["content"] and m["valid_to"] == ended for m in retired), retired
 
 
 @pytest.mark.parametrize("before,after,kept_word", [

@@ -18,6 +18,7 @@ A bar on the neighbour's worth (0.2: 0.653/0.711) or on its sentence-vector clos
 """
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from datetime import date
 
@@ -96,4 +97,24 @@ def _completes(score: ClauseScore, cand: Candidate, others: list[tuple[int, int]
         return False
     if is_question(clause.text) or find_dates(clause.text, today):
         return False
-    return True
+    return _continues(clause.text, cand.content)
+
+
+# A neighbour that opens on a word pointing back, or on a preposition, continues the fact ("Favourite podcast is X. It's their washing up
+# soundtrack"); one that shares none of its topic words and names nothing is a remark on it ("Legend", "Thriving",
+# "Zero problems", "They know you mean well").
+_POINTS_BACK = re.compile(r"(?:it|it's|its|that|that's|this|these|those|she|he|her|his|him|they|them|their|there|"
+                          r"which|where|who|both|each|mainly|mostly|especially|plus|also|and|"
+                          # a clause that opens on a preposition finishes the one before ("…engaged, to his girlfriend")
+                          r"to|for|with|at|in|on|from|of|by|since|as|after|before|until|near|about)\b", re.I)
+_NAMES_SOMETHING = re.compile(r"\d|(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+")
+
+
+def _continues(clause: str, content: str) -> bool:
+    """Does an English neighbour say more of this fact? (A Chinese one, typed as space-separated pieces of one
+    thought, does; the English remark on a fact is what the notes had stuck on.)"""
+    if has_cjk(clause):
+        return True
+    said = {w.casefold() for w in topic_words(content)}
+    return bool(_POINTS_BACK.match(clause.strip()) or said & {w.casefold() for w in topic_words(clause)}
+                or _NAMES_SOMETHING.search(clause.strip()))

@@ -85,8 +85,10 @@ def apply(store: MemoryStore, decision: Decision, vector: list[float], why: str)
         added = store.add(decision.memory, reason=f"{why}; replaces {', '.join(m.id for m in decision.replaces)}",
                           vector=vector)
         for old in decision.replaces:
+            # it ended when the new state began (the day the user said, else today), never before it began itself
+            ended = max(decision.memory.valid_from or "", old.valid_from or "") or None
             store.update(old.id, reason=f"superseded by {added.id}: {decision.reason}", status="superseded",
-                         valid_to=decision.memory.valid_from, superseded_by=added.id)
+                         valid_to=ended, superseded_by=added.id)
         return added
 
 
