@@ -307,7 +307,7 @@ def _damage(kind: str, original: bytes, memories_page: int) -> bytes:
 
 
 @pytest.mark.parametrize("kind", ["garbage", "truncated", "flipped bytes", "plain sqlite", "text file"])
-def test_damaged_database_is_one_clear_line_and_never_overwritten(companion_env, kind):
+def test_damaged_database_is_one_clear_line_and_never_overwritten(companion_env, cli, kind):
     c = Companion(companion_env, Clock.parse("2026-11-29"))
     try:
         for i in range(40):
@@ -329,8 +329,8 @@ def test_damaged_database_is_one_clear_line_and_never_overwritten(companion_env,
         db.write_bytes(_damage(kind, db.read_bytes(), memories_page))
     before = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in companion_env.iterdir() if p.is_file()}
     for args in (["memory", "list"], ["memory", "add", "Likes kites"], ["say", "hello"]):
-        proc = _run(companion_env, args)
-        err = proc.stderr.decode()
+        proc = cli.run(*args, today="2026-11-29", check=False)  # the command line in process (tests/conftest.py)
+        err = proc.stderr
         lines = [line for line in err.splitlines() if line.strip()]
         assert proc.returncode == 2 and len(lines) == 1 and "Traceback" not in err, (args, err)
         assert "damaged" in lines[0], lines[0]
