@@ -244,18 +244,10 @@ def test_the_user_as_the_object_stays_in_a_note_the_subject_goes(said, note):
     ("我是个程序员 做安卓开发的 写了五年了", "profile", ["程序员", "安卓"], "profile:job"),  # the rule said 职业是程序员
     ("我在一家外贸公司当会计 天天对发票", "profile", ["会计", "发票"], "profile:job"),
 ])
-def test_a_rewrite_that_leaves_out_a_noun_the_user_said_keeps_their_words_and_the_rules_topic(cli, said, category,
-                                                                                             words, topic):
-    # through the whole pipeline: the rule's clause in the user's words, the clause after it that completes it
-    written = cli.json("memory", "extract", said, "--json", "--dry-run", today="2026-04-06")["written"]
-    hits = [w for w in written if w["category"] == category and w["structure"]["topic"] == topic]
-    assert hits and all(x in hits[0]["content"] for x in words), written
-
-
-def test_a_rule_quoting_a_whole_message_keeps_only_the_clause_of_its_fact():
-    said = "今天又加班到十点 我们组这个月赶版本 做前端真的是头发一把一把掉"
-    job = next(c for c in kept(said) if c.topic == "profile:job")
-    assert "前端" in job.content and "加班" not in job.content and "版本" not in job.content, job.content
+def test_a_rewrite_that_leaves_out_a_noun_the_user_said_keeps_their_words_and_the_rules_topic(said, category, words,
+                                                                                             topic):
+    hits = [c for c in kept(said) if c.category == category and c.topic == topic]
+    assert hits and all(w in hits[0].content for w in words), [(c.category, c.content, c.topic) for c in kept(said)]
 
 
 @pytest.mark.parametrize("said, person", [("跟公公彻底闹掰了 他嫌我不会做饭", "公公"), ("跟嫂子已经绝交了", "嫂子")])

@@ -217,14 +217,12 @@ def is_question(sentence: str) -> bool:
     lead = re.split(r"[,，]", s)[0].strip()
     if lead != s and re.match(r"(?:I\b|I'm\b|I've\b|my\b|我(?!们))", lead, I) and not re.search(r"[?？]|吗$", lead):
         return False  # "I'm a nurse, how about you?" states something first
-    zh_question = re.search(r"(?:吗|(?<![什怎这那多])么)\s*$", s) or _ZH_A_NOT_A.search(s) or (re.match(r"(?:请问|你说|你觉得)?(?:为什么|为啥|怎么(?!样都)|咋)", s) and not re.search(r"[，,]", s)) or (
+    zh_question = re.search(r"(?:吗|(?<![什怎这那多])么)\s*$", s) or (re.match(r"(?:请问|你说|你觉得)?(?:为什么|为啥|怎么(?!样都)|咋)", s) and not re.search(r"[，,]", s)) or (
         re.search(r"呢\s*$", s) and re.search(r"什么|怎么|为什么|哪|谁|几|多少|啥", s))
     return bool(re.search(r"[?？]\s*$", s) or zh_question or _INVERTED.match(s) or re.search(r",\s*hypothetically$", s, I)) or bool(
         re.match(r"(?:wait\s+)?(?:what|who|when|where|why|how|which)\b", s, I) and not re.search(r"\bI\b", s))
 
 
-# Chinese asks by putting a verb before its negation ("是不是很讽刺", "要不要换工作", "有没有推荐"), with or without "?".
-_ZH_A_NOT_A = re.compile(r"([是要会能该可好对行])不\1|有没有")
 # A question typed without its mark still opens with the verb before its subject ("should i get a dog").
 _INVERTED = re.compile(r"(?:so\s+|ok\s+|hey\s+|lol\s+)?(?:should|shall|can|could|would|will|do|does|did)\s+"
                        r"(?:i|we|you|u|it|they|he|she)\b(?!\s*(?:[,.!]|$))", I)

@@ -14,7 +14,7 @@ import rjieba
 
 from memory.dates import absolutize, undated
 from memory.learn.clause_memory import CHANGE_ONLY, render, topic_key
-from memory.learn.clauses import split_clauses, too_long_for_a_fact
+from memory.learn.clauses import too_long_for_a_fact
 from memory.learn.guard import instruction_reason, trivia_reason
 from memory.learn.rules.common import zh_clean
 from memory.learn.rules.en import MOODS, PETS, RELATIONS, STYLE_NOUN
@@ -226,35 +226,19 @@ def _in_users_words(c: Candidate, others: list[str]) -> Candidate:
     rule's words, which carry its absolute date."""
     if not is_rule_origin(c.origin) or c.source == "explicit" or c.category == "event" or not c.quote:
         return c
-    said = _clause_saying(c.quote, c.content)  # the rule quotes a sentence; the fact is one clause of it
-    if not has_cjk(said):
+    if not has_cjk(c.quote):
         low, theirs = c.content.lower(), " ".join(others).lower()
-        words = [w.lower() for w in _NAME_EN.findall(said[1:]) if w not in _NOT_NAMES and w.lower() not in low]
-        own = render(said)
+        words = [w.lower() for w in _NAME_EN.findall(c.quote[1:]) if w not in _NOT_NAMES and w.lower() not in low]
+        own = render(c.quote)
     else:
-        words = [w for w, tag in rjieba.tag(said) if tag.startswith("n") and len(w) >= 2 and has_cjk(w[0])
+        words = [w for w, tag in rjieba.tag(c.quote) if tag.startswith("n") and len(w) >= 2 and has_cjk(w[0])
                  and not set(w) <= _INTERJECTIONS and w[0] not in "我你他她" and not any(ch in c.content for ch in w)]
         theirs = " ".join(others)
-        own = zh_clean(said)
+        own = zh_clean(c.quote)
     # the user's words would carry another candidate's fact: forgetting that one must leave no trace in this one
     if not words or not own or any(w in theirs for w in words):
         return c
     return replace(c, content=own)
-
-
-def _clause_saying(quote: str, content: str) -> str:
-    """The clause of a rule's quote that says most of the rule's content (Chinese: its characters; English: its
-    words): "今天又加班到十点 我们组这个月赶版本 做前端真的是头发一把一把掉" for "做前端" is its third clause, not the
-    whole message. A quote of one clause is itself."""
-    clauses = split_clauses(quote)
-    if len(clauses) < 2:
-        return quote
-    units = set(content) if has_cjk(content) else {w for w in re.findall(r"[a-z']{3,}", content.lower())}
-
-    def said(clause: str) -> int:
-        return len(units & (set(clause) if has_cjk(content) else set(re.findall(r"[a-z']{3,}", clause.lower()))))
-    best = max(clauses, key=lambda cl: said(cl.text))
-    return best.text if said(best.text) else quote
 
 
 _NAME_EN = re.compile(r"(?<![.!?]\s)\b[A-Z][a-z]+\b")
