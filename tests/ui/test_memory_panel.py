@@ -183,7 +183,7 @@ def test_one_word_per_state_and_a_filter_for_turned_off_memories(make_window, qt
     panel.status.setCurrentIndex(panel.status.findData("all"))
     model, status = panel.model, FIELDS.index("status")
     words = {model.memory_at(r).content: model.index(r, status).data() for r in range(model.rowCount())}
-    assert words == {"Drinks green tea in the morning": "Current", "Likes coffee": "Replaced",
+    assert words == {"Drinks green tea in the morning": "Off", "Likes coffee": "Replaced",
                      "No longer drinks coffee": "Current"}
     off_row, old_row = model.row_of(off.id), model.row_of(old.id)
     assert model.index(off_row, 0).data(_Qt.ItemDataRole.FontRole).italic()
@@ -252,12 +252,12 @@ def test_forgotten_memories_leave_the_open_conversation(make_window, qtbot, monk
     with qtbot.waitSignal(window.panel.memoriesLoaded, timeout=10_000):
         window.panel.buttons["delete"].click()
     text = line.details.text() + line.toggle.text()
-    assert "green tea" not in text and "nurse" not in text and "Miso" in text and "2 forgotten" in text
+    assert "green tea" not in text and "nurse" not in text and "Miso" in text and "2 memories used here have since been forgotten" in text
 
     with qtbot.waitSignal(window.panel.memoriesLoaded, timeout=10_000):
         window.panel.buttons["forget_all"].click()
     text = line.details.text() + line.toggle.text()
-    assert "Miso" not in text and "3 forgotten" in text
+    assert "Miso" not in text and "3 memories used here have since been forgotten" in text
 
 
 def test_a_read_overtaken_by_a_change_is_not_shown(make_window, qtbot):
