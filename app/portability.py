@@ -10,7 +10,7 @@ from pathlib import Path
 from app.errors import UserError
 from memory import CATEGORIES, InvalidInput, Memory, clean
 from memory.learn import instruction_reason
-from memory.storage import MemoryStore, new_id
+from memory.storage import MAX_CONTENT, MemoryStore, new_id
 
 FORMAT = "companion-memories"
 VERSION = 1
@@ -113,6 +113,8 @@ def _to_memory(item: dict) -> tuple[Memory | None, str]:
     content = item.get("content")
     if not isinstance(content, str) or not content.strip():
         return None, "no content"
+    if len(content) > MAX_CONTENT:  # refused before it is embedded: the encoder took 6 GB for a 1 MB text
+        return None, f"A memory is at most {MAX_CONTENT} characters; this one has {len(content)}."
     if item.get("category") not in CATEGORIES:
         return None, f"unknown category {item.get('category')!r}"
     reason = instruction_reason(content)

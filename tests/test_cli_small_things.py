@@ -35,3 +35,21 @@ def test_a_broken_import_file_gets_a_sentence_not_a_parser_error(cli, tmp_path):
     assert proc.returncode != 0
     assert "is not valid JSON, so it is not a Companion export. The first problem is on line 2." in proc.stderr
     assert "Expecting" not in proc.stderr and "char" not in proc.stderr
+
+
+def test_an_imported_memory_too_long_to_keep_is_skipped_before_it_is_embedded(companion_env):
+    from app.clock import Clock
+    from app.companion import Companion
+    from app.portability import import_memories
+    c = Companion(companion_env, Clock.parse("2026-11-29"))
+    try:
+        seen: list[str] = []
+        real = c.store.multilingual.embed
+        c.store.multilingual.embed = lambda texts: seen.extend(texts) or real(texts)  # the real encoder, watched
+        imported, skipped = import_memories(c.store, [{"category": "profile", "content": "x" * 1_000_000},
+                                                      {"category": "profile", "content": "Has a parrot named Kiwi"}])
+        assert [m.content for m in imported] == ["Has a parrot named Kiwi"]
+        assert skipped == [("x" * 80, "A memory is at most 2000 characters; this one has 1000000.")]
+        assert seen == ["Has a parrot named Kiwi"]  # a 1 MB text made the encoder take 6 GB
+    finally:
+        c.close()
