@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import html
+import re
 
 from PySide6.QtCore import QDate, Qt
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDateEdit, QDialog, QDialogButtonBox, QFormLayout, QLabel,
@@ -130,17 +131,40 @@ def field_words(name: str, value, texts: dict[str, str]) -> str:
     return str(value)
 
 
-def reason_words(reason: str | None) -> str:
-    """Why a change was made, with the store's "superseded: …" in the UI's word."""
-    reason = reason or ""
+def reason_words(reason: str | None, texts: dict[str, str] | None = None) -> tuple[str, str]:
+    """Why a change was made, in words, and the details behind it (the rule or the scores that decided, for the
+    curious; "" when none): "stated (rule:en.preference.like_verb,priority=3230)" is "Learned from what you said",
+    "superseded by m_…: …" is "Replaced by “No longer likes hiking”"."""
+    reason, texts = reason or "", texts or {}
+    again = reason.startswith("said again: ")
+    said = _PIPELINE_REASON.match(reason.removeprefix("said again: "))
+    if said:
+        words = (tr("You said it again") if again else tr("You asked to remember this")
+                 if said["source"] == "explicit" else tr("Learned from what you said"))
+        if said["replaces"]:
+            gone = [f"“{texts.get(i, tr('a memory forgotten since'))}”" for i in said["replaces"].split(", ")]
+            words += " · " + tr("replaces {what}", what=", ".join(gone))
+        return words, said["origin"]
+    replaced = _REPLACED_BY.match(reason)
+    if replaced:
+        return tr("Replaced by {what}", what=f"“{texts.get(replaced['id'], tr('a memory forgotten since'))}”"), \
+            replaced["why"]
     if reason.startswith("superseded: "):
-        return tr("replaced: {why}", why=tr(reason.removeprefix("superseded: ")))
-    return tr(reason)
+        return tr("replaced: {why}", why=tr(reason.removeprefix("superseded: "))), ""
+    return tr(reason), ""
+
+
+# How the memory pipeline words its history rows (memory/learn/pipeline.py, reconcile.py).
+_PIPELINE_REASON = re.compile(r"^(?P<source>explicit|stated|inferred) \((?P<origin>[^)]*)\)(?:; replaces (?P<replaces>.+))?$")
+_REPLACED_BY = re.compile(r"^superseded by (?P<id>m_\w+): (?P<why>.*)$")
 
 
 def _entry_html(e: HistoryEntry, texts: dict[str, str]) -> str:
     when = f"{date_words(e.at)} {e.at[11:16]}"
-    head = f"<span style='color:#6b7280'>{when}</span> <b>{tr(e.action)}</b> — {html.escape(reason_words(e.reason))}"
+    words, details = reason_words(e.reason, texts)
+    head = f"<span style='color:#6b7280'>{when}</span> <b>{tr(e.action)}</b> — {html.escape(words)}"
+    if details:
+        head += f"<br><small style='color:#9ca3af'>{html.escape(tr('Details'))}: {html.escape(details)}</small>"
     if e.before is None or e.after is None:
         return head
     rows = []

@@ -321,3 +321,38 @@ def test_small_things_empty_state_quote_marks_and_the_export_folder(make_window,
     assert ask.export_path(panel) == (folder / "m.json", "json")
     ask.import_path(panel)
     assert starts[1] == str(folder)  # the folder used last, not the home folder's root
+
+
+def test_history_of_learned_memories_speaks_in_words_with_the_rule_in_a_details_line(companion_env, styled):
+    from datetime import date
+
+    from app.clock import Clock
+    from app.companion import Companion
+    from app.memory_service import MemoryService
+    from ui.i18n import set_language
+    from ui.memory_dialogs import history_html
+    c = Companion(companion_env, Clock.parse("2026-12-06"))
+    try:
+        pipeline = c.pipeline(use_model=False)
+        pipeline.process("I love hiking", None, date(2026, 12, 1))
+        old = c.store.list()[0]
+        pipeline.process("I don't like hiking anymore, my knees are done", None, date(2026, 12, 6))
+        chain = MemoryService(c).history_chain(old.id)
+        new = chain[-1].memory
+        text = history_html(chain, old.id)
+        assert "Learned from what you said" in text and f"Replaced by “{html_escape(new.content)}”" in text, text
+        assert "Details: rule:" in text or "Details: classifier:" in text
+        words = [line for line in text.split("<br>") if "Details" not in line]
+        assert not any(w in line for line in words for w in ("rule:", "stated (", "superseded by", "m_")), text
+        set_language("zh_CN")
+        try:
+            assert "从你说的话里记下的" in history_html(chain, old.id)
+        finally:
+            set_language("en")
+    finally:
+        c.close()
+
+
+def html_escape(text: str) -> str:
+    import html
+    return html.escape(text)
