@@ -93,8 +93,10 @@ def receipt_html(receipt: ForgetReceipt, session_titles: dict[str, str] | None =
         titles = session_titles or {}
         links = ", ".join(f"<a href='session:{html.escape(sid)}'>{html.escape(titles.get(sid, sid))}</a>"
                           for sid in receipt.mentioned_in_sessions)
-        lines.append(tr("Your own words are still in {n} conversation(s); delete them to remove those too.",
-                        n=len(receipt.mentioned_in_sessions)) + f" {links}")
+        n = len(receipt.mentioned_in_sessions)
+        lines.append((tr("Your own words are still in 1 conversation; delete it to remove them too.") if n == 1 else
+                      tr("Your own words are still in {n} conversations; delete them to remove those too.", n=n))
+                     + f" {links}")
     return "<br>".join(lines)
 
 

@@ -81,6 +81,7 @@ def test_edit_then_forget_then_gone_from_search(make_window, qtbot, companion_en
     assert "memory_history" in panel.banner.label.toolTip()  # every table checked, for who wants to know
     # The user's own words are still in the conversation; the receipt says so and links to it.
     assert f"session:{window.session_id}" in receipt
+    assert "Your own words are still in 1 conversation; delete it to remove them too." in receipt
     with qtbot.waitSignal(panel.sessionRequested) as asked:
         panel.banner.label.linkActivated.emit(f"session:{window.session_id}")
     assert asked.args == [window.session_id]
