@@ -1,7 +1,7 @@
 """Where the user writes: Enter sends, Shift+Enter starts a new line; the Send button turns into Stop."""
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QHBoxLayout, QPlainTextEdit, QPushButton, QSizePolicy, QWidget
 
@@ -91,9 +91,17 @@ class Composer(QWidget):
         self.replying = replying
         self.retranslate()
 
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
+        """An enabled or disabled box shows what it is ready for."""
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.EnabledChange:
+            self.retranslate()
+
     def retranslate(self) -> None:
         """Set the texts in the current language."""
-        self.input.setPlaceholderText(tr("Message {name}…", name=self.companion_name))
+        # Until the profile is open the box takes no typing: it says so instead of swallowing keys unseen
+        self.input.setPlaceholderText(tr("Message {name}…", name=self.companion_name) if self.isEnabled()
+                                      else tr("Opening your memories… you can type in a moment"))
         self.input.setToolTip(tr("Enter sends; Shift+Enter starts a new line"))
         self.button.setText(tr("Stop") if self.replying else tr("Send"))
         self.button.setIcon(icon("stop" if self.replying else "send"))

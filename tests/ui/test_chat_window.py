@@ -27,9 +27,11 @@ def test_window_appears_before_the_profile_and_model_are_ready(make_window, qtbo
     window = make_window(open_profile=False)
     assert window.isVisible()
     assert not window.composer.isEnabled()
+    assert "you can type in a moment" in window.composer.input.placeholderText()  # the box says it is not ready
     with qtbot.waitSignal(window.opened, timeout=240_000):
         window.open_profile()
         assert window.status.state == "busy"  # the indicator says what is happening meanwhile
+    assert window.composer.isEnabled() and window.composer.input.placeholderText().startswith("Message ")
     qtbot.waitUntil(lambda: bool(window.model_name), timeout=120_000)
     assert window.status.state == "ready" and window.model_name.endswith(".gguf")
 
