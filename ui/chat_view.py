@@ -143,10 +143,12 @@ class RememberedLine(QWidget):
 
     memoryClicked = Signal(str)
 
-    def __init__(self, memories: list[Memory], missing: int = 0, parent: QWidget | None = None):
+    def __init__(self, memories: list[Memory], missing: int = 0, parent: QWidget | None = None,
+                 learned: bool = False):
         super().__init__(parent)
         self.memories = memories
         self.missing = missing
+        self.learned = learned  # under the user's message: what was learned from it, not what a reply used
         self.toggle = QToolButton(self)
         self.toggle.setObjectName("rememberedToggle")
         self.toggle.setCheckable(True)
@@ -171,14 +173,21 @@ class RememberedLine(QWidget):
         """Set the texts in the current language."""
         count = len(self.memories) + self.missing
         arrow = "▾" if self.toggle.isChecked() else "▸"
-        # "Used", not "Remembered": these shaped this reply; what was learned is said in the status bar.
-        self.toggle.setText(tr("Used {n} memories", n=count) + f" {arrow}" if count != 1
-                            else tr("Used 1 memory") + f" {arrow}")
+        # "Used", not "Remembered": these shaped this reply; "Learned" lists what this message taught.
+        if self.learned:
+            title = tr("Learned {n} things", n=count) if count != 1 else tr("Learned 1 thing")
+        else:
+            title = tr("Used {n} memories", n=count) if count != 1 else tr("Used 1 memory")
+        self.toggle.setText(f"{title} {arrow}")
         items = [f"<li><a href='memory:{html.escape(m.id)}' style='color:#3a47c9; text-decoration:none'>"
                  f"{html.escape(m.content)}</a></li>" for m in self.memories]
         if self.missing:
-            gone = (tr("1 memory used here has since been forgotten") if self.missing == 1
-                    else tr("{n} memories used here have since been forgotten", n=self.missing))
+            if self.learned:
+                gone = (tr("1 of them has since been forgotten") if self.missing == 1
+                        else tr("{n} of them have since been forgotten", n=self.missing))
+            else:
+                gone = (tr("1 memory used here has since been forgotten") if self.missing == 1
+                        else tr("{n} memories used here have since been forgotten", n=self.missing))
             items.append(f"<li><i>{html.escape(gone)}</i></li>")
         self.details.setText(f"<ul style='margin:0 0 0 -20px'>{''.join(items)}</ul>")
 
@@ -339,6 +348,19 @@ class ChatView(QScrollArea):
         line.memoryClicked.connect(self.memoryClicked)
         self._column.insertWidget(self._column.count() - 1, line)
         self.remembered.append(line)
+
+    def add_learned(self, memories: list[Memory]) -> RememberedLine | None:
+        """Under the latest message of the user: "Learned 2 things ▸", each a link into the panel."""
+        user = next((b for b in reversed(self.bubbles) if b.role == "user"), None)
+        if user is None or not memories:
+            return None
+        at = next(i for i in range(self._column.count())
+                  if (row := self._column.itemAt(i).layout()) is not None and row.indexOf(user) >= 0)
+        line = RememberedLine(memories, learned=True)
+        line.memoryClicked.connect(self.memoryClicked)
+        self._column.insertWidget(at + 1, line, 0, Qt.AlignmentFlag.AlignRight)
+        self.remembered.append(line)
+        return line
 
     def sync_memories(self, current: dict[str, Memory]) -> None:
         """Every memory that exists now, by id: what was forgotten leaves the screen, edits show."""

@@ -378,6 +378,8 @@ class MainWindow(QMainWindow):
     def _learned(self, result: ExtractionResult) -> None:
         self.panel.refresh()
         self._update_state()
+        new = [w.memory for w in result.written if w.action != "reinforced" and w.memory.session_id == self.session_id]
+        self.chat_view.add_learned(new)  # under the message it came from, while that conversation is open
         if result.written and not self.controller.replying:
             learned = "; ".join(w.memory.content for w in result.written)
             self._show_state("ready", tr("Learned: {what}", what=learned))

@@ -110,6 +110,27 @@ def test_remembered_line_under_a_reply_opens_the_memory_in_the_panel(make_window
     qtbot.waitUntil(lambda: window.panel.selected_ids() == [used.id], timeout=5_000)
 
 
+def test_what_a_message_taught_is_listed_under_it_and_opens_in_the_panel(make_window, qtbot, companion_env):
+    Settings(max_reply_tokens=16).save(companion_env)
+    window = make_window()
+    result = _learn(window, qtbot, "Remember that my name is Zoltan. I work as a nurse in Leeds.")
+    line = next(r for r in window.chat_view.remembered if r.learned)
+    taught = [w.memory.id for w in result.written]
+    assert [m.id for m in line.memories] == taught and len(taught) >= 2
+    assert line.toggle.text().startswith(f"Learned {len(taught)} things")
+    column = window.chat_view._column  # right under the user's message, before the reply
+    user_row = next(i for i in range(column.count()) if (row := column.itemAt(i).layout()) is not None
+                    and row.indexOf(window.chat_view.bubbles[-2]) >= 0)
+    assert column.itemAt(user_row + 1).widget() is line
+    qtbot.mouseClick(line.toggle, Qt.MouseButton.LeftButton)
+    assert "Zoltan" in line.details.text()
+    line.details.linkActivated.emit(f"memory:{taught[0]}")
+    qtbot.waitUntil(lambda: window.panel.selected_ids() == [taught[0]], timeout=5_000)
+    window.desk.forget([taught[0]])  # forgotten later: the line says so, without its words
+    window.chat_view.sync_memories({m.id: m for m in window.desk.c.store.list(status="all")})
+    assert "1 of them has since been forgotten" in line.details.text() and "Zoltan" not in line.details.text()
+
+
 def _add(store, content, category="preference", **kw) -> Memory:
     with store.db.transaction():
         return store.add(Memory(new_id(), category, content, **kw))
