@@ -134,6 +134,9 @@ def _reply_markdown(text: str) -> str:
     return text if text.strip() else "…"
 
 
+LEARNED_LIST_WIDTH = 280
+
+
 class RememberedLine(QWidget):
     """Under a reply: "Used 2 memories ▸", expanding to links that open each memory in the panel.
 
@@ -357,8 +360,13 @@ class ChatView(QScrollArea):
         at = next(i for i in range(self._column.count())
                   if (row := self._column.itemAt(i).layout()) is not None and row.indexOf(user) >= 0)
         line = RememberedLine(memories, learned=True)
+        line.details.setMinimumWidth(LEARNED_LIST_WIDTH)  # sized by its toggle alone, a note would wrap every word
         line.memoryClicked.connect(self.memoryClicked)
-        self._column.insertWidget(at + 1, line, 0, Qt.AlignmentFlag.AlignRight)
+        row = QHBoxLayout()  # on the user's side; a row, so the expanded list wraps at the row's width, not clipped
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addStretch(1)
+        row.addWidget(line)
+        self._column.insertLayout(at + 1, row)
         self.remembered.append(line)
         return line
 

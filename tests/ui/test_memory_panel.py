@@ -121,7 +121,7 @@ def test_what_a_message_taught_is_listed_under_it_and_opens_in_the_panel(make_wi
     column = window.chat_view._column  # right under the user's message, before the reply
     user_row = next(i for i in range(column.count()) if (row := column.itemAt(i).layout()) is not None
                     and row.indexOf(window.chat_view.bubbles[-2]) >= 0)
-    assert column.itemAt(user_row + 1).widget() is line
+    assert column.itemAt(user_row + 1).layout().indexOf(line) >= 0
     qtbot.mouseClick(line.toggle, Qt.MouseButton.LeftButton)
     assert "Zoltan" in line.details.text()
     line.details.linkActivated.emit(f"memory:{taught[0]}")
