@@ -152,7 +152,9 @@ class MainWindow(QMainWindow):
         self.settings_action = QAction(icon("settings"), "", self, shortcut=QKeySequence("Ctrl+,"))
         self.settings_action.setEnabled(False)
         self.models_action = QAction(icon("models"), "", self, enabled=False)
-        for action in (self.new_action, self.memory_action, self.models_action, self.settings_action):
+        # "New chat" is the sidebar's button (one, not two); Ctrl+N stays through the action on the window.
+        self.addAction(self.new_action)
+        for action in (self.memory_action, self.models_action, self.settings_action):
             bar.addAction(action)
         self.addToolBar(Qt.ToolBarArea.TopToolBarArea, bar)
         QShortcut(QKeySequence("Esc"), self, activated=self.controller.stop)

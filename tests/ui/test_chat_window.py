@@ -237,3 +237,11 @@ def test_memories_under_a_reply_are_called_used_and_what_was_stored_learned(styl
         assert line.toggle.text().startswith("用到了 3 条记忆")
     finally:
         set_language("en")
+
+
+def test_one_new_chat_button_and_ctrl_n_still_starts_one(make_window, qtbot):
+    from PySide6.QtWidgets import QToolBar
+    window = make_window(wait_model=False)
+    toolbar = window.findChild(QToolBar, "mainToolbar")
+    assert window.new_action not in toolbar.actions() and window.sessions.new_button.isVisible()
+    assert window.new_action in window.actions() and window.new_action.shortcut().toString() == "Ctrl+N"
