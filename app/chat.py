@@ -273,7 +273,7 @@ class ChatService:
 
 def looping(reply: str) -> bool:
     """Do the reply's last LOOP_REPEATS stretches of text repeat one another (whitespace aside)?"""
-    text = " ".join(reply.split())
+    text = " ".join(reply[-2 * LOOP_REPEATS * _LOOP_MAX_CHARS:].split())  # checked per piece: the tail only
     longest = min(_LOOP_MAX_CHARS, len(text) // LOOP_REPEATS)
     return any(text.endswith(text[-n:] * LOOP_REPEATS) for n in range(LOOP_MIN_CHARS, longest + 1))
 

@@ -62,6 +62,7 @@ class Companion:
             self.settings.save(home)
         self._chat_model: ChatEngine | None = None
         self._model_lock = threading.Lock()
+        self._languages: tuple[tuple, frozenset[str] | None] | None = None  # (the model choice, its languages)
 
     @property
     def db_path(self) -> Path:
@@ -74,7 +75,12 @@ class Companion:
 
     def chat_languages(self) -> frozenset[str] | None:
         """The languages the chat model in use speaks ("en", "zh"), or None when that is not known."""
-        return chat_languages(self.home, self.settings, self.model_override)
+        # Asked on every message: the catalog is read once per choice of model, not once per message.
+        key = (self.settings.chat_model_id, self.settings.chat_model, self.model_override,
+               os.environ.get("COMPANION_CHAT_MODEL"), os.environ.get("COMPANION_MODEL_CATALOG"))
+        if self._languages is None or self._languages[0] != key:
+            self._languages = (key, chat_languages(self.home, self.settings, self.model_override))
+        return self._languages[1]
 
     def chat_model(self) -> ChatEngine:
         """The chat model, running in its engine process (started on first call; a new engine after a failure)."""
