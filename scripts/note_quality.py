@@ -31,6 +31,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "scripts")]
 
 from eval_corpus import play  # noqa: E402
 from inner_dev import quoted_from  # noqa: E402
+from memory.consolidation.job import _SINCE  # noqa: E402  # the closing '(since DATE)' consolidation writes
 from models.embedder import FastEmbedEmbedder  # noqa: E402
 from models.multilingual import MultilingualEmbedder  # noqa: E402
 from models.resolve import resolve_embedding_model  # noqa: E402
@@ -41,7 +42,6 @@ FILLERS_EN = ("lol", "lmao", "lmfao", "ngl", "tbh", "bro", "bruh", "ugh", "hones
 FILLERS_ZH = ("哈哈", "呵呵", "嘿嘿", "呜呜", "啊啊", "气死我了", "笑死", "我靠", "卧槽", "hhh", "emmm", "唉")
 _FILLER_EN = re.compile(r"\b(?:" + "|".join(FILLERS_EN) + r")\b", re.I)
 _ISO = re.compile(r"\d{4}-\d{2}-\d{2}")
-_SINCE = re.compile(r"\s*(?:\(since \d{4}-\d{2}-\d{2}\)|（自\d{4}-\d{2}-\d{2}起）)$")
 _GLUED = re.compile(r"[A-Za-z]\d{4}-\d{2}-\d{2}|\d{4}-\d{2}-\d{2}[A-Za-z]")  # Chinese has no spaces to lose
 
 
