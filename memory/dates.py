@@ -19,6 +19,13 @@ Pure stdlib. Conventions follow /work/shared/eval/README.md ("Date conventions")
   not returned. Plural weekdays ("on Mondays"), "every Friday", "每周三" and bare weekday
   ranges ("Monday to Friday", "Tue-Thu", "周一到周五": both ends are dropped) are treated as
   routines, not dates. Tense is not considered ("I saw him Friday" still resolves forward).
+* Spans counted from another day ("a week from tomorrow", "6 weeks from saturday", "a week on Friday") shift
+  that day. Parts of a month are approximate days: its end (月底/月末, "the end of the month") the last day,
+  its start (月初, "early next month") the 1st, 上旬 the 5th, 中旬/月中/"mid-" the 15th, 下旬/"late" the 25th;
+  年底 is December 31. "每月底" is a routine. A weekday after a determiner and before a noun ("the Sunday
+  crossword", "our Saturday morning run") names a thing, not a date.
+* Holidays (with `with_holidays`): days counted from one start after its break ends (国庆后第一天 is 10-08,
+  the golden week being seven days) or before it begins (圣诞节前一天, "two days before Christmas").
 """
 from __future__ import annotations
 
@@ -150,6 +157,7 @@ _NTH_FOLLOWERS = frozenset("at and or but so then when if in for to with because
 _EN_PREPS = frozenset("on by until till til before after from since for through thru to of at "
                       "over during than around about and or between".split())
 _ROUTINE_WORDS = frozenset("every each a most all some other".split())
+_DETERMINERS = frozenset("the my our your his her their a".split())
 _NEXT_WORD = re.compile(r"\s*([A-Za-z']+)")
 _PUNCT_OR_END = re.compile(r"\s*(?:[^\w\s]|$)")
 _POSSESSIVE = re.compile(r"['’]s\b")
@@ -268,12 +276,56 @@ def _en_weekday(m: re.Match, today: date, text: str) -> _Result | None:
         return None
     if not mod and _overlaps(_EN_RANGE, text, m):
         return None
+    if not mod and not m["on"] and _names_a_thing(text, m):
+        return None
     wd, style = _WD_INDEX[name], f"part:{m['part'].lower()}" if m["part"] else "day"
     if mod == "next":
         return _week_day(today, 1, wd), True, style
     if mod in ("last", "past", "this past", "previous"):
         return _prev_weekday(today, wd), True, style
     return _next_weekday(today, wd), True, style
+
+
+def _names_a_thing(text: str, m: re.Match) -> bool:
+    """ "the Sunday crossword", "my Friday drinks", "our Saturday morning run": a day before a noun, after a
+    determiner, names a habit or a thing, not a date ("the Friday after next" still is one)."""
+    if _prev_word(text, m.start()) not in _DETERMINERS:
+        return False
+    follower = _NEXT_WORD.match(text, m.end())
+    return bool(follower) and follower.group(1).lower() not in _NTH_FOLLOWERS | {"after", "before"}  # type: ignore[union-attr]
+
+
+@_rule(_ON + r"(?:" + _NUM.replace("(?P<n>", "(?P<n>an?|") + r")\s+" + _UNIT
+       + r"\s+(?:from|after|(?P<con>on))\s+(?P<anchor>(?:the\s+)?day\s+after\s+tomorrow|tomm?orr?ow|tmrw|today"
+       + rf"|(?:(?:this|next|coming)\s+)?(?:{_alt(_WEEKDAYS)}))\b")
+def _en_n_from_day(m: re.Match, today: date, text: str) -> _Result | None:
+    """ "a week from tomorrow", "6 weeks from saturday", "a week on Friday": a span counted from another day."""
+    anchor = _scan(m["anchor"], today)
+    if not anchor or (m["con"] and anchor[0].mention.text.lower().startswith(("tom", "tmrw", "today", "the"))):
+        return None
+    n = 1 if _norm(m["n"]) in ("a", "an") else int(m["n"]) if m["n"].isdigit() else _NUMBERS[_norm(m["n"])]
+    return _shift(anchor[0].mention.date, n, m["unit"].lower()), True, "day"
+
+
+_EN_SPAN_DAY = {"end": -1, "late": 25, "start": 1, "beginning": 1, "early": 1, "middle": 15, "mid": 15}
+
+
+@_rule(r"\b(?:(?:at|towards?|around)\s+)?(?:the\s+)?(?:(?P<part>end|start|beginning|middle)"
+       r"\s+of\s+|(?P<adj>early|mid|late)[-\s]+)(?:(?P<which>this|next|the)\s+month|" + _MON + r")(?![\w-])")
+def _en_part_of_month(m: re.Match, today: date, text: str) -> _Result | None:
+    """ "at the end of the month" (its last day), "early next month" (the 1st), "mid-March" (the 15th), "late May"
+    (the 25th): a part of a month, kept approximate unless it is a deadline ("by the end of the month")."""
+    if m["mon"] and m["mon"].lower() in ("may", "march") and m["adj"] and m["mon"].islower():
+        return None  # "i may", "late march" is fine written "late March"
+    if m["which"]:
+        first = _add_months(today.replace(day=1), int(m["which"].lower() == "next"))
+    else:
+        month = _MONTHS[m["mon"].rstrip(".").lower()]
+        first = date(today.year + (month < today.month), month, 1)
+    day = _EN_SPAN_DAY[(m["part"] or m["adj"]).lower()]
+    d = first.replace(day=monthrange(first.year, first.month)[1] if day < 0 else day)
+    deadline = _prev_word(text, m.start()) in ("by", "before", "until", "till")
+    return d, True, "day" if deadline else "approx"
 
 
 @_rule(_ON + r"the\s+" + _DAYSPEC + r"\s+(?:of\s+)?(?P<which>next|this|the\s+next|the\s+following"
@@ -388,6 +440,36 @@ def _zh_month_day(m: re.Match, today: date, text: str) -> _Result:
     return date(year, month, day), bool(m["yrel"]), "bare"
 
 
+_ZH_SPAN_DAY = {"底": -1, "末": -1, "初": 1, "上旬": 5, "中旬": 15, "中": 15, "下旬": 25}
+
+
+@_rule(rf"(?:(?P<yrel>今年|明年|去年)|(?P<y>\d{{4}})年)?(?:(?P<rel>下个?|这个?|本|上个?)|(?P<mn>{_CNUM})|(?P<whole>年))?"
+       r"(?P<mon>月份?)?(?P<part>底|末|初|上旬|中旬|下旬|中)")
+def _zh_part_of_month(m: re.Match, today: date, text: str) -> _Result | None:
+    """月底 (the month's last day), 下个月初 (the 1st), 三月中旬 (the 15th), 下旬 (the 25th), 年底 (December 31):
+    approximate days, written "<date>前后"."""
+    part, before, after = m["part"], text[m.start() - 1:m.start()], text[m.end():m.end() + 1]
+    if m["whole"]:  # 年底, 明年年底, 2027年底: the year's last day; 年初 is the coming January 1st
+        if part not in ("底", "末", "初") or m["mon"] or (before and before in "每过跨新拜" and not m["yrel"]):
+            return None
+        year = int(m["y"]) if m["y"] else today.year + {"今年": 0, "明年": 1, "去年": -1}.get(m["yrel"] or "", 0)
+        return (date(year, 12, 31), True, "approx") if part != "初" else (date(year + (not m["yrel"] and not m["y"]), 1, 1), True, "approx")
+    if not m["mon"] and part not in ("上旬", "中旬", "下旬"):
+        return None  # 底, 初, 中 alone are no dates
+    if (m["rel"] and not _zh_rel_ok(m, text)) or (before and before in "每岁正腊冬闰" and not (m["rel"] or m["mn"])):
+        return None  # 每月底 is a routine; 岁月中, 正月初一 are no month's part
+    if (part == "初" and after and after in _CN + "0123456789") or (part == "中" and after and after in "午秋间心"):
+        return None  # 正月初一 (a lunar day), 月中午, 八月中秋
+    if m["mn"]:
+        month = _cn_int(m["mn"]) or 0
+        year = int(m["y"]) if m["y"] else today.year + {"明年": 1, "去年": -1}.get(m["yrel"] or "", 0)
+        first = date(year + (not (m["y"] or m["yrel"]) and month < today.month), month, 1)
+    else:
+        first = _add_months(today.replace(day=1), {"下": 1, "上": -1}.get((m["rel"] or "这")[0], 0))
+    day = _ZH_SPAN_DAY[part]
+    return first.replace(day=monthrange(first.year, first.month)[1] if day < 0 else day), True, "approx"
+
+
 @_rule(rf"(?<![\d{_CN}第])(?P<n>\d{{1,3}}|[{_CN}]{{1,3}}|半)(?P<unit>天|日|周|个星期|个礼拜|星期|礼拜|个月|年)"
        r"(?P<dir>以后|之后|过后|后|以前|之前|前)")
 def _zh_in_n(m: re.Match, today: date, text: str) -> _Result | None:
@@ -431,13 +513,34 @@ def _zh_holiday(m: re.Match, today: date, text: str) -> _Result | None:
     day = h.on(today.year + {"今年": 0, "明年": 1, "去年": -1}[m["yrel"]]) if m["yrel"] else holidays.occurrence(h, today)
     if m["n"]:  # 国庆第二天: a day counted from the holiday, written as the date alone
         return day + timedelta(days=(_cn_int(m["n"]) or 1) - 1), True, "day"
+    if m["off"]:  # 国庆后第一天 (the day after the seven-day break), 圣诞节前一天
+        return _from_holiday(day, h, m["dir"] not in ("前", "之前", "以前"), _cn_int(m["off"]) or 1), True, "day"
     return day, True, "holiday"
+
+
+def _from_holiday(day: date, h: holidays.Holiday, after: bool, n: int) -> date:
+    """n days after a holiday's break ends, or n days before it begins."""
+    return day + timedelta(days=h.days - 1 + n) if after else day - timedelta(days=n)
+
+
+def _en_around_holiday(m: re.Match, today: date, text: str) -> _Result | None:
+    """ "the day after Thanksgiving", "two days before Christmas"."""
+    h = holidays.holiday(m["h"])
+    if h is None:
+        return None
+    n = 1 if not m["n"] else int(m["n"]) if m["n"].isdigit() else _NUMBERS[_norm(m["n"])]
+    day = holidays.occurrence(h, today, (m["rel"] or "").lower() or None)
+    return _from_holiday(day, h, m["dir"].lower() == "after", n), True, "day"
 
 
 _HOLIDAY_RULES.append((re.compile(_ON + rf"(?:(?P<rel>last|next|this)\s+)?(?P<h>{_EN_HOLIDAY})\b", re.IGNORECASE),
                        _en_holiday))
-_HOLIDAY_RULES.append((re.compile(rf"(?P<yrel>今年|明年|去年)?(?P<h>{_ZH_HOLIDAY})(?:节)?(?:第(?P<n>[一二三四五六七1-7])天)?"),
+_HOLIDAY_RULES.append((re.compile(rf"(?P<yrel>今年|明年|去年)?(?P<h>{_ZH_HOLIDAY})(?:节)?(?:第(?P<n>[一二三四五六七1-7])天"
+                                  rf"|(?P<dir>之后|以后|过后|后|之前|以前|前)第?(?P<off>[一两二三四五六七八九十1-9])天)?"),
                        _zh_holiday))
+_HOLIDAY_RULES.append((re.compile(_ON + r"(?:the\s+)?(?:" + _NUM + r"\s+days|day)\s+(?P<dir>after|before)\s+"
+                                  rf"(?:(?P<rel>last|next|this)\s+)?(?P<h>{_EN_HOLIDAY})\b", re.IGNORECASE),
+                       _en_around_holiday))
 
 
 # ---------------------------------------------------------------- public API
@@ -512,11 +615,16 @@ def absolutize(text: str, today: date, with_holidays: bool = False) -> tuple[str
             continue
         pieces += [text[pos:hit.mention.start], _render(text, hit)]
         pos = hit.mention.end
-    out = "".join(pieces) + text[pos:]
+    out = _unglued("".join(pieces) + text[pos:])
     for m in after:
         out = out.rstrip(" ,.;!") + (f"（{m.date.isoformat()}）" if re.search(r"[\u4e00-\u9fff]", m.text)
                                     else f" ({m.date.isoformat()})")
     return out, hits[0].mention.date if hits else None
+
+
+def _unglued(text: str) -> str:
+    """A date written into Chinese words stands apart from a Latin word beside it ("2027-04-16 presentation")."""
+    return re.sub(r"(?<=[A-Za-z])(?=\d{4}-\d\d-\d\d)|(?<=\d{4}-\d\d-\d\d)(?=[A-Za-z])", " ", text)
 
 
 # A weekday, weekend or part of one named on its own ("Sunday", "the weekend", "周末", "周五晚上"): in a note that is no

@@ -69,11 +69,12 @@ class Holiday:
     names: tuple[str, ...]
     on: Callable[[int], date]
     chinese: bool
+    days: int = 1  # how many days the break lasts: "国庆后第一天" is the day after the seventh (the golden weeks)
 
 
 HOLIDAYS = (
     # Chinese
-    Holiday("spring_festival", ("春节", "过年", "大年初一", "农历新年", "过春节"), _lunar(1, 1), True),
+    Holiday("spring_festival", ("春节", "过年", "大年初一", "农历新年", "过春节"), _lunar(1, 1), True, 7),
     Holiday("lunar_new_years_eve", ("除夕", "大年三十", "年三十"), _new_years_eve_lunar, True),
     Holiday("lantern_festival", ("元宵节", "元宵"), _lunar(1, 15), True),
     Holiday("dragon_boat", ("端午节", "端午"), _lunar(5, 5), True),
@@ -81,8 +82,8 @@ HOLIDAYS = (
     Holiday("mid_autumn", ("中秋节", "中秋"), _lunar(8, 15), True),
     Holiday("double_ninth", ("重阳节",), _lunar(9, 9), True),
     Holiday("qingming", ("清明节",), _qingming, True),
-    Holiday("national_day", ("国庆节", "国庆", "十一假期", "十一长假", "十一黄金周"), _fixed(10, 1), True),
-    Holiday("labour_day_cn", ("劳动节", "五一"), _fixed(5, 1), True),
+    Holiday("national_day", ("国庆节", "国庆", "十一假期", "十一长假", "十一黄金周"), _fixed(10, 1), True, 7),
+    Holiday("labour_day_cn", ("劳动节", "五一"), _fixed(5, 1), True, 5),
     Holiday("new_years_day_cn", ("元旦",), _fixed(1, 1), True),
     Holiday("new_years_eve_cn", ("跨年夜", "跨年"), _fixed(12, 31), True),
     Holiday("valentines_cn", ("情人节",), _fixed(2, 14), True),

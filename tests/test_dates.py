@@ -415,3 +415,45 @@ def test_absolutize_returns_first_date() -> None:
     assert first == date(2026, 8, 14)
     assert out == "On 2026-08-14 and then on 2026-07-03"
     assert absolutize("hello", date(2026, 7, 2)) == ("hello", None)
+
+
+# Issue 36: the dates people say that had none or the wrong one (today 2026-09-20, a Sunday).
+@pytest.mark.parametrize("text, expected", [
+    ("月底搬家", "2026-09-30"),
+    ("下个月初去北京出差", "2026-10-01"),
+    ("下旬要考试", "2026-09-25"),
+    ("三月中旬答辩", "2027-03-15"),
+    ("明年年底结婚", "2027-12-31"),
+    ("my daughter turns 5 a week from tomorrow", "2026-09-28"),
+    ("my son's bar mitzvah is 6 weeks from saturday", "2026-11-07"),
+    ("the wedding is two weeks from next Monday", "2026-10-05"),
+    ("we're moving at the end of the month", "2026-09-30"),
+    ("the thesis is due by the end of next month", "2026-10-31"),
+    ("starting the new job early next month", "2026-10-01"),
+    ("the audit is mid-March", "2027-03-15"),
+])
+def test_parts_of_months_and_spans_from_a_day_have_their_date(text, expected):
+    assert _single(text, "2026-09-20") == expected
+
+
+@pytest.mark.parametrize("text", [
+    "每月底交房租",          # a routine
+    "正月初一去拜年",        # a lunar day, not the start of a month
+    "岁月中总有遗憾",
+    "I do the Sunday crossword every week",   # the day names a thing
+    "our Saturday morning run is my favourite hour",
+    "late may I think",      # a modal verb
+])
+def test_habits_and_look_alikes_are_no_dates(text):
+    assert _found(text, "2026-09-20") == []
+
+
+def test_a_date_written_into_chinese_words_stands_apart_from_a_latin_word():
+    assert absolutize("下周三presentation终于结束了", date(2026, 9, 20))[0] == "2026-09-23 presentation终于结束了"
+
+
+def test_a_deadline_keeps_its_by_and_a_vague_part_says_around():
+    today = date(2026, 9, 20)
+    assert absolutize("have to finish by the end of next month", today)[0] == "have to finish by 2026-10-31"
+    assert absolutize("moving at the end of the month", today)[0] == "moving around 2026-09-30"
+    assert absolutize("月底搬家", today)[0] == "2026-09-30前后搬家"

@@ -70,3 +70,17 @@ def test_a_holiday_plan_becomes_a_dated_event_and_a_yearly_habit_does_not(cli):
     assert all(w["category"] != "event" and "2026-12-25" not in w["content"] for w in habit)
     taste = written("i don't do christmas, i'm jehovah's witness")
     assert taste and all("2026" not in w["content"] for w in taste)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("国庆后第一天要去上海出差", "2026-10-08"),   # the golden week runs 10-01..10-07
+    ("五一后第一天就开会", "2027-05-06"),
+    ("春节后第三天上班", "2027-02-15"),           # 2027 spring festival: 02-06, a seven-day break
+    ("圣诞节前一天去看演出", "2026-12-24"),
+    ("元旦后一天回学校", "2027-01-02"),
+    ("we fly home the day after Thanksgiving", "2026-11-27"),
+    ("two days before Christmas we drive up", "2026-12-23"),
+])
+def test_days_counted_from_a_holiday(text, expected):
+    found = find_dates(text, date(2026, 9, 20), with_holidays=True)
+    assert [m.date.isoformat() for m in found] == [expected]
