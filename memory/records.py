@@ -71,6 +71,7 @@ class Candidate:
     change: float = 0.0  # how sure the trained extractor is that this states a change ("no longer", 调到)
     valid_from: date | None = None  # the day a state began when the user said it ("quit coffee last week")
     context: str = ""  # the whole message, for a change whose old value is named in another clause
+    said: str = ""  # the user's own words, when the quote is a short answer read with the companion's question
 
 
 @dataclass

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 
 from memory.learn import model_extract, reconcile
+from memory.learn.answers import read_with_question
 from memory.learn.classifier import ClauseScore, TrainedExtractor, shipped_extractor
 from memory.learn.clause_memory import clause_candidates
 from memory.learn.clauses import covers
@@ -127,15 +128,18 @@ class MemoryPipeline:
             return result
         attack = instruction_reason(user_text)
         unfinished = None if attack else unfinished_reason(user_text)  # read whole with the next message
+        said = user_text  # a short answer is read whole with the companion's question (memory/learn/answers.py)
+        if not (attack or unfinished):
+            user_text = read_with_question(said, assistant_text) or said
         candidates = [] if attack or unfinished else extract_candidates(user_text, assistant_text, today)
         if self.trained is not None and not (attack or unfinished):
             # every text the heads read (the attack head's included), in one embedding batch
-            self.trained.prefetch(self.trained.message_texts(user_text) + [attack_text(user_text)]
+            self.trained.prefetch(self.trained.message_texts(user_text) + [attack_text(said)]
                                   + [c.quote or c.content for c in candidates])
-            attack = self._classifier_attack(user_text)
+            attack = self._classifier_attack(said)
         refused = f"message rejected: {attack}" if attack else unfinished
         if refused:  # the model is not even asked: an attack never reaches extraction as input
-            result.rejected.append(Rejection(_excerpt(user_text), refused))
+            result.rejected.append(Rejection(_excerpt(said), refused))
             return result
         scores: list[ClauseScore] = []
         if self.trained is not None:
@@ -156,6 +160,8 @@ class MemoryPipeline:
                                       self.thresholds.min_confidence, self.thresholds.min_importance)
         result.rejected.extend(rejected)
         kept = self._completed(_dedupe(accepted), user_text, assistant_text, scores, today)
+        if user_text != said:  # the memory quotes what the user said, not the statement it was read as
+            kept = [replace(c, said=said) for c in kept]
         if self.trained is not None:  # what reconciliation will score, in one batch
             self.trained.prefetch([c.quote or c.content for c in kept])
         vectors = self.store.embedder.embed([c.content for c in kept]) if kept else []  # one batch, not one call each

@@ -97,7 +97,7 @@ def _memory_from(cand: Candidate, today: date) -> Memory:
         id=new_id(), category=cand.category, content=cand.content, confidence=cand.confidence,
         importance=cand.importance, source=cand.source,
         event_date=cand.event_date.isoformat() if cand.event_date else None,
-        valid_from=(cand.valid_from or today).isoformat(), topic=cand.topic, quote=cand.quote,
+        valid_from=(cand.valid_from or today).isoformat(), topic=cand.topic, quote=cand.said or cand.quote,
     )
 
 

@@ -1,0 +1,136 @@
+"""A short answer read with the companion's question: "two, both rescues" after "Any pets?" says "I have pets".
+
+Alone, an elliptical answer has no subject ("每天至少三杯", "since March, still can't do an F chord"), so no
+memory can name its topic and nothing can ever replace it. When the companion's message ends with a question
+about the user and the user's reply is short and carries no subject of its own, the question is turned into
+the user's statement (second person to first, the question's order to a statement's) and the answer is set in
+it: in Chinese the question word takes the answer's first part (你住在哪个城市 + 成都 → 我住在成都), in English
+the answer follows the statement (How long have you been playing guitar + since March → I have been playing
+guitar since March). The pipeline then reads that statement as it reads anything the user says; the memory
+keeps the user's own words as its quote.
+
+It is grammar, not a list of questions: any question whose subject is "you"/"你" is turned. A question about
+the companion itself ("want me to remind you?", "要我提醒你吗") or a bare "yes"/"no"/"嗯" is left alone, and so
+is an answer that says no: turning "Do you drink coffee?" + "nope" into a statement needs the negation put in
+the right place, which this does not attempt.
+"""
+from __future__ import annotations
+
+import re
+
+from memory.text import has_cjk
+
+MAX_ANSWER_WORDS = 12
+MAX_ANSWER_CHARS_ZH = 24
+
+_EN_QUESTION_END = re.compile(r"([^.!?\n]*\?)[\s\W]*$")
+_ZH_QUESTION_END = re.compile(r"([^。！？!?\n~～]*(?:[？?]|[吗呢吧嘛][\s～~。]*))[\s\W]*$")
+_EN_SELF = re.compile(r"\b(?:i|i'm|i'd|i'll|me|my|we|us|our|let's|let me)\b", re.IGNORECASE)
+_EN_FULL = re.compile(r"^(?:i|i'm|im|i've|ive|i'd|my|we|we're|our|yes|yeah|yep|no|nope|nah|not)\b", re.IGNORECASE)
+_EN_BARE = re.compile(r"^(?:yes|yeah|yep|yup|ya|no|nope|nah|ok|okay|sure|maybe|kinda|sort of|not really|idk|"
+                      r"i don't know|dunno|lol|haha|hmm+)[\s!.?~]*$", re.IGNORECASE)
+_EN_YES = re.compile(r"^(?:yes|yeah|yep|yup|ya|yea|sure|definitely|of course)\b[\s,!.~-]+(?=\S)", re.IGNORECASE)
+_EN_NO = re.compile(r"^(?:no|nope|nah|not|never|none|nothing|neither|don't|do not|can't|haven't|not really)\b",
+                    re.IGNORECASE)
+_ZH_NO = re.compile(r"^(?:不|没|别|无|算了|并不|从不|从来不|一点也不)")
+_ZH_BARE = re.compile(r"^(?:嗯+|对|是的?|好的?|有|没有|不是|还行|还好|一般|哈+|emmm*|啊+)[\s!！。~～.]*$")
+_ZH_NEW_TOPIC = re.compile(r"^(?:对了|话说|其实|哦对|顺便|另外|不过)")
+_ZH_OPINION = re.compile(r"觉得|认为|看法|怎么样|如何|你看|你说")
+_ZH_WH = re.compile(r"什么[\u4e00-\u9fff]?|哪(?:个|家|所|种|里|儿|边|年|天|位)?[\u4e00-\u9fff]{0,2}?(?=[的了上工做住读在去吗呢？?，,]|$)"
+                    r"|多久|多长时间|几[个只位岁点年天次杯本]?|多少[\u4e00-\u9fff]?|谁|干嘛|干啥|啥")
+# English question shapes, each with how its statement is said: (pattern, template). {rest} is what follows the
+# subject with you/your turned to me/my; answers follow the statement.
+_EN_SHAPES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p, re.IGNORECASE), t) for p, t in (
+    (r"^what(?:'s| is) your (?P<rest>.+)$", "My {rest} is"),
+    (r"^(?:when|where|what time)(?:'s| is) your (?P<rest>.+)$", "My {rest} is"),
+    (r"^(?:when|where|what time)(?:'s| is) the (?P<rest>.+)$", "The {rest} is"),
+    (r"^what do you do (?:for (?:work|a living|a job)|now)$", "I work as"),
+    (r"^what are your (?P<rest>.+)$", "My {rest} are"),
+    (r"^(?:what|which) (?:(?:kind|sort|type)s? of )?(?P<thing>\w+) (?:do|did) you (?P<rest>.+)$", "I {rest}"),  # "what kind of music do you like" + "90s hip hop": the answer is the object
+    (r"^where (?:do|did) you (?P<rest>.+)$", "I {rest} in"),
+    (r"^how long have you (?P<rest>.+)$", "I have {rest}"),
+    (r"^how long (?:do|did) you (?P<rest>.+)$", "I {rest} for"),
+    (r"^how (?:often|many [\w ]+?|much [\w ]+?) (?:do|did) you (?P<rest>.+)$", "I {rest}:"),
+    (r"^how (?:often|many [\w ]+?|much [\w ]+?) (?:are|have) you (?P<rest>.+)$", "I am {rest}:"),
+    (r"^how (?:do|did) you (?P<rest>.+)$", "I {rest}:"),
+    (r"^(?:what|who|when) (?:do|did) you (?P<rest>.+)$", "I {rest}:"),
+    (r"^where are you (?P<rest>.+)$", "I am {rest} in"),
+    (r"^(?:what|who|when) are you (?P<rest>.+)$", "I am {rest}:"),
+    (r"^(?:what|who) have you (?P<rest>.+)$", "I have {rest}:"),
+    (r"^do you (?P<rest>.+)$", "I {rest}:"),
+    (r"^did you (?P<rest>.+)$", "I did {rest}:"),
+    (r"^are you (?P<rest>.+)$", "I am {rest}:"),
+    (r"^were you (?P<rest>.+)$", "I was {rest}:"),
+    (r"^have you (?P<rest>.+)$", "I have {rest}:"),
+    (r"^(?:can|could) you (?P<rest>.+)$", "I can {rest}:"),
+))
+_EN_LEAD = re.compile(r"^.*?\b(?=(?:what|what's|which|where|when|who|how|do|did|are|were|have|can|could)\s)",
+                      re.IGNORECASE)
+_EN_PREPOSITION = re.compile(r"^(?:since|for|about|around|in|at|on|from|with|by|like|every|each|once|twice)\b",
+                             re.IGNORECASE)
+
+
+def read_with_question(answer: str, assistant: str | None) -> str | None:
+    """The answer said whole with the companion's closing question, or None when it is no such answer."""
+    if not assistant or not answer.strip():
+        return None
+    answer = answer.strip()
+    if has_cjk(answer) or has_cjk(assistant):
+        return _zh(answer, assistant) if has_cjk(answer) and has_cjk(assistant) else None
+    return _en(answer, assistant)
+
+
+def _en(answer: str, assistant: str) -> str | None:
+    answer = _EN_YES.sub("", answer).strip() or answer  # "yep, friday at 9": the details are the answer
+    found = _EN_QUESTION_END.search(assistant)
+    words = answer.split()
+    if not found or len(words) > MAX_ANSWER_WORDS or _EN_BARE.match(answer) or _EN_FULL.match(answer) \
+            or _EN_NO.match(answer):
+        return None
+    question = _EN_LEAD.sub("", found.group(1).strip().rstrip("?").strip(), count=1)
+    if _EN_SELF.search(question) or answer.rstrip().endswith("?"):
+        return None  # the companion asks about itself, or the user answers with a question
+    for pattern, template in _EN_SHAPES:
+        m = pattern.match(question)
+        if m:
+            parts = {k: _first_person(v) for k, v in m.groupdict().items()}
+            statement = template.format(**parts).strip()
+            return _joined(statement, answer.rstrip(" .!"))
+    return None
+
+
+def _first_person(text: str) -> str:
+    """What the question says of "you", said by the user: your → my, you → me, yourself → myself; "any" out."""
+    swap = {"your": "my", "yours": "mine", "you": "me", "yourself": "myself", "any": ""}
+    out = re.sub(r"\b(your|yours|you|yourself|any)\b", lambda m: swap[m.group(1).lower()], text, flags=re.IGNORECASE)
+    return re.sub(r"\s{2,}", " ", out).strip()
+
+
+def _joined(statement: str, answer: str) -> str:
+    if statement.endswith(":"):
+        head = statement[:-1]
+        return f"{head} {answer}" if _EN_PREPOSITION.match(answer) else f"{head}: {answer}"
+    if statement.endswith((" in", " for")) and _EN_PREPOSITION.match(answer):
+        statement = statement.rsplit(" ", 1)[0]  # "I live in" + "in Leeds"
+    return f"{statement} {answer}"
+
+
+def _zh(answer: str, assistant: str) -> str | None:
+    found = _ZH_QUESTION_END.search(assistant)
+    if not found or len(answer) > MAX_ANSWER_CHARS_ZH or _ZH_BARE.match(answer) or _ZH_NO.match(answer):
+        return None
+    if re.search(r"[我俺你您？?]", answer) or _ZH_NEW_TOPIC.match(answer):
+        return None  # a statement of its own, words to the companion, a question back, or a new topic
+    if "我" in found.group(1) or _ZH_OPINION.search(found.group(1)):
+        return None  # the companion speaks of itself ("让我猜猜", "要我提醒你吗") or asks what the user thinks
+    question = re.sub(r"^.*[，,：:]\s*(?=[^，,：:]*[你您][^，,：:]*$)", "", found.group(1).strip())
+    if "你" not in question and "您" not in question or re.search(r"[，,：:]", question):
+        return None  # not about the user, or a paraphrase to confirm ("你其实不是不想上班，而是…？")
+    question = re.sub(r"(?:[吗呢吧啊呀]|(?<!干)嘛)?[\s～~。？?]*$", "", question).replace("你们", "我们").replace("您", "我").replace("你", "我")
+    first, _, rest = re.split(r"(?<=[^，,。 ])(?=[，,。 ])", answer, maxsplit=1)[0], "", answer
+    wh = _ZH_WH.search(question)
+    if wh:
+        tail = answer[len(first):].lstrip("，,。 ")
+        said = question[:wh.start()] + first.strip() + question[wh.end():]
+        return f"{said}，{tail}" if tail else said
+    return f"{question}，{rest}"

@@ -1,0 +1,55 @@
+"""A short answer is read with the companion's question (issue 36, item 5): "two, both rescues" after "Any pets?"
+is about pets, "每天至少三杯" after "你平时喝咖啡吗？" is about coffee, and the memory keeps the user's own words."""
+from __future__ import annotations
+
+import pytest
+
+from memory.learn.answers import read_with_question
+
+
+@pytest.mark.parametrize("question, answer, said", [
+    ("Do you have any pets?", "two, both rescues", "I have pets: two, both rescues"),
+    ("How long have you been playing guitar?", "since March, still can't do an F chord",
+     "I have been playing guitar since March, still can't do an F chord"),
+    ("Oh that sounds lovely! What's your favourite food?", "ramen, tonkotsu especially",
+     "My favourite food is ramen, tonkotsu especially"),
+    ("Where do you live?", "Leeds, near the uni", "I live in Leeds, near the uni"),
+    ("Fingers crossed! When's the final-round interview?", "thursday, 2pm", "The final-round interview is thursday, 2pm"),
+    ("Did you manage to book the dentist?", "yep, friday at 9", "I did manage to book the dentist: friday at 9"),
+    ("你平时喝咖啡吗？", "每天至少三杯", "我平时喝咖啡，每天至少三杯"),
+    ("你住在哪个城市？", "成都，刚搬过来", "我住在成都，刚搬过来"),
+    ("你最喜欢吃什么？", "火锅，尤其是牛油锅", "我最喜欢吃火锅，尤其是牛油锅"),
+    ("你周末一般干嘛？", "爬山", "我周末一般爬山"),
+])
+def test_the_answer_is_said_whole_with_the_question(question, answer, said):
+    assert read_with_question(answer, question) == said
+
+
+@pytest.mark.parametrize("question, answer", [
+    ("Want me to remind you tomorrow?", "yes please, at 9"),      # about the companion, not the user
+    ("Do you drink coffee?", "nope"),                               # a no: not turned into a statement
+    ("Do you drink coffee?", "yeah"),                               # nothing said beyond yes
+    ("How was your day?", "I finally finished the deck, so good"),  # a statement of its own
+    ("That sounds rough.", "two, both rescues"),                    # no question was asked
+    ("要我提醒你吗？", "好的，九点"),
+    ("你平时喝咖啡吗？", "不喝，喝了睡不着"),
+    ("你平时喝咖啡吗？", "我只喝茶"),
+    ("Do you have any pets?", "why do you ask?"),
+])
+def test_what_is_no_answer_to_a_question_about_the_user_is_left_as_said(question, answer):
+    assert read_with_question(answer, question) is None
+
+
+def test_the_memory_of_an_answer_names_its_topic_and_quotes_the_user(cli):
+    written = cli.json("memory", "extract", "每天至少三杯", "--assistant", "你平时喝咖啡吗？", "--json",
+                       today="2026-12-06")["written"]
+    assert [w["content"] for w in written] and all("咖啡" in w["content"] for w in written)
+    added = cli.json("memory", "history", written[0]["id"], "--json")[0]["after"]
+    assert added["quote"] == "每天至少三杯"  # the user's words, not the statement they were read as
+
+
+def test_a_dated_answer_becomes_the_event_it_answers(cli):
+    written = cli.json("memory", "extract", "thursday, 2pm, on zoom", "--assistant",
+                       "Fingers crossed! When's the final-round interview?", "--json", today="2026-02-10")["written"]
+    events = [w for w in written if w["category"] == "event"]
+    assert events and events[0]["event_date"] == "2026-02-12" and "interview" in events[0]["content"].lower()
