@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (QDockWidget, QHBoxLayout, QLabel, QMainWindow, QS
 from app.clock import Clock
 from app.companion import Companion
 from app.desktop import KeyNeeded, MemoryDesk, apply_settings, open_companion
+from app.follow_ups import Opening, open_conversation
 from app.keys import NO_KEYRING
 from app.scheduler import ConsolidationScheduler
 from app.settings import Settings
@@ -23,7 +24,7 @@ from ui import ask, window_state
 from ui.chat_controller import ChatController
 from ui.chat_view import ChatView
 from ui.composer import Composer
-from ui.i18n import error_text, set_language, tr, tr_message
+from ui.i18n import error_text, language, set_language, tr, tr_message
 from ui.memory_panel import MemoryPanel
 from ui.model_offer import ModelOffer
 from ui.models_dialog import ModelsDialog
@@ -282,6 +283,8 @@ class MainWindow(QMainWindow):
         reopen, self._reopen_session = self._reopen_session, False
         if reopen and sessions and self.session_id is None and not self.controller.replying:
             self.open_session(sessions[0].id)  # back where the user was, not an empty chat
+        elif reopen and not sessions:
+            self._offer_follow_up()  # the first conversation starts here
 
     def _changed_elsewhere(self) -> None:
         """Another process wrote (e.g. `companion say`): show the memories, the list and this conversation anew."""
@@ -298,6 +301,21 @@ class MainWindow(QMainWindow):
         self.sessions.select(None)
         self.chat_view.clear()
         self.composer.input.setFocus()
+        self._offer_follow_up()
+
+    def _offer_follow_up(self) -> None:
+        """A new conversation may open with one follow-up about a remembered event (app/follow_ups.py)."""
+        if self.companion is None:
+            return
+        c, spoken = self.companion, "zh" if language() == "zh_CN" else "en"
+        self.db_worker.run(lambda: open_conversation(c, spoken), self._follow_up_opened)
+
+    def _follow_up_opened(self, opening: Opening | None) -> None:
+        if opening is None:
+            return
+        self.refresh_sessions()
+        if self.session_id is None and not self.chat_view.bubbles and not self.controller.replying:
+            self.open_session(opening.session_id)  # shown like any reply, with the memory it came from
 
     def choose_session(self, session_id: str) -> None:
         """Show a past conversation."""
