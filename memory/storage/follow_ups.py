@@ -5,21 +5,7 @@ reminded once per year. Forgetting a memory deletes its rows (memory/storage/for
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from memory.storage.database import Database
-
-
-@dataclass(frozen=True)
-class FollowUpRecord:
-    """One follow-up the companion made."""
-
-    memory_id: str
-    kind: str  # "ask" (how did it go), "luck" (today or tomorrow), "birthday"
-    occasion: str  # the day it was about, ISO 8601
-    asked_at: str
-    session_id: str | None = None
-    message_id: str | None = None
 
 
 class FollowUpLog:
@@ -45,8 +31,3 @@ class FollowUpLog:
                                (memory_id, kind, occasion, self.db.now(), session_id, message_id))
             return cur.rowcount == 1
 
-    def of_message(self, message_id: str) -> FollowUpRecord | None:
-        """The follow-up a message was, if it was one."""
-        rows = self.db.read("SELECT memory_id, kind, occasion, asked_at, session_id, message_id FROM follow_ups "
-                            "WHERE message_id = ?", (message_id,))
-        return FollowUpRecord(*rows[0]) if rows else None
