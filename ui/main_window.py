@@ -15,6 +15,7 @@ from app.clock import Clock
 from app.companion import Companion
 from app.desktop import KeyNeeded, MemoryDesk, apply_settings, open_companion
 from app.follow_ups import Opening, open_conversation
+from app.provenance_answer import RecordAnswer
 from app.keys import NO_KEYRING
 from app.scheduler import ConsolidationScheduler
 from app.settings import Settings
@@ -29,6 +30,7 @@ from ui.memory_panel import MemoryPanel
 from ui.model_offer import ModelOffer
 from ui.models_dialog import ModelsDialog
 from ui.passphrase import PassphraseDialog
+from ui.record_actions import RecordActions
 from ui.sessions import SessionPane
 from ui.settings_dialog import SettingsDialog
 from ui.status import StatusIndicator
@@ -379,10 +381,24 @@ class MainWindow(QMainWindow):
             self._update_state()
 
     def _reply_finished(self, session_id: str, stopped: bool) -> None:
-        self.chat_view.end_reply(self._reply_memories, stopped, cut=self.controller.last_cut)
+        answer = self.controller.last_answer
+        self.chat_view.end_reply([] if answer else self._reply_memories, stopped, cut=self.controller.last_cut)
+        if answer is not None:
+            self._add_record_actions(answer)
         self._reply_memories = []
         self._reply_done()
         self.panel.refresh()  # the memories used were reinforced
+
+    def _add_record_actions(self, answer: RecordAnswer) -> RecordActions:
+        """Under an answer from the record: open each memory it named in the panel, or forget it."""
+        actions = RecordActions(answer)
+        actions.openRequested.connect(self.show_memory)
+        actions.panelRequested.connect(lambda: (self.dock.show(), self.dock.raise_()))
+        by_id = {m.id: m for m in answer.memories}
+        actions.forgetRequested.connect(lambda memory_id: self.panel.forget(
+            [by_id[memory_id]], lambda: actions.mark_forgotten(memory_id)))
+        self.chat_view.add_under_reply(actions)
+        return actions
 
     def _reply_failed(self, message: str) -> None:
         self.chat_view.reply_failed(message)
