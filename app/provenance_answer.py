@@ -110,7 +110,7 @@ def _cited(c: Companion, m: Memory, session_id: str, zh: bool) -> str:
     quote = m.quote or (said_in.content if said_in else None)
     day = (said_in.created_at if said_in else m.created_at or "")[:10]
     where = _conversation(c, m, session_id, zh)
-    if quote and m.session_id:
+    if quote and (m.session_id or quote != m.content):  # words the user said, in a chat or to `memory extract`
         words = quote if len(quote) <= _QUOTE_CHARS else quote[:_QUOTE_CHARS - 1] + "…"
         source = (f"你 {day} {'在' + where if where else ''}说过：“{words}”" if zh else f"you said “{words}” on {day}{where}")
     else:  # typed into the memory panel or `companion memory add`, or imported: not said in a conversation
