@@ -209,7 +209,8 @@ class MainWindow(QMainWindow):
         self.dock_title.label.setText(self.dock.windowTitle())
         self.dock_title.close_button.setToolTip(tr("Close the memory panel (Ctrl+M)"))
         self.chat_view.companion_name = self.composer.companion_name = self.panel.companion_name = name
-        for part in (self.chat_view, self.composer, self.sessions, self.panel, self.model_offer):
+        for part in (self.chat_view, self.composer, self.sessions, self.panel, self.model_offer,
+                     *self.chat_view.findChildren(RecordActions)):
             part.retranslate()
         self._update_state()
 

@@ -1,10 +1,13 @@
 """"How do you know that?" in the window (issue 34, item 4): the answer from the record, with actions on each memory."""
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import Qt
 
 from app.settings import Settings
 from memory.records import Memory
+from ui.i18n import set_language
 from ui.record_actions import RecordActions
 
 
@@ -47,6 +50,13 @@ def test_how_do_you_know_lists_the_memories_with_open_and_forget(make_window, qt
     actions.follow("forget:m_city")
     qtbot.waitUntil(lambda: "m_city" in actions.forgotten, timeout=10_000)
     assert "Forgotten" in actions.label.text()
+    set_language("zh_CN")
+    try:
+        window.retranslate()
+        shown = re.sub(r"<[^>]+>", "", actions.label.text())
+        assert "Lives in Leeds — 已遗忘" in shown and "Works as a nurse — 在记忆面板中打开 · 遗忘这条" in shown
+    finally:
+        set_language("en")
     assert [m.id for m in store.list(status="all")] == ["m_job"]
 
 
@@ -63,5 +73,4 @@ def test_what_do_you_remember_about_me_in_chinese_links_to_the_panel(make_window
         actions.follow("panel:")
         qtbot.waitUntil(lambda: window.dock.isVisible())
     finally:
-        from ui.i18n import set_language
         set_language("en")
