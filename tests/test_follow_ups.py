@@ -140,6 +140,17 @@ def test_the_answer_is_read_with_the_follow_up_as_the_previous_message(cli):
         c.close()
 
 
+def test_the_answer_goes_on_in_the_follow_ups_conversation(cli):
+    add_event(cli, "Driving test", "2026-12-04")
+    out = chat(cli, "2026-12-06", said="passed!\n")
+    assert FOLLOW_UP_EN in out
+    sessions = cli.json("sessions", "list", "--json")
+    assert len(sessions) == 1
+    messages = cli.json("sessions", "show", sessions[0]["id"], "--json")
+    assert [(m["role"], m["content"]) for m in messages[:2]] == [("assistant", FOLLOW_UP_EN), ("user", "passed!")]
+    assert messages[2]["role"] == "assistant" and len(messages) == 3
+
+
 @pytest.mark.xfail(strict=True, reason="memory/learn does not read a short answer with the question it answers: "
                                        "'passed!' after the follow-up is rejected as 'too little to stand on its "
                                        "own as a memory', so the event gets no outcome (issue 34, item 1, last point)")

@@ -63,3 +63,18 @@ def test_the_setting_is_in_the_settings_dialog(styled, qtbot, tmp_path):
     dialog.follow_ups_on.setChecked(False)
     assert dialog.settings().follow_ups is False
 
+
+
+def test_the_first_conversation_of_a_profile_opens_with_the_follow_up(make_window, qtbot, companion_env):
+    from app.clock import Clock
+    from app.companion import Companion
+    from tests.ui.conftest import TODAY
+    profile = Companion(companion_env, Clock(TODAY))  # an event remembered before the window ever opened
+    try:
+        profile.store.add(EVENT)
+    finally:
+        profile.close()
+    window = make_window(wait_model=False)
+    qtbot.waitUntil(lambda: bool(window.chat_view.bubbles), timeout=10_000)
+    assert window.chat_view.bubbles[0].text == "Last time you mentioned your driving test on Friday. How did it go?"
+    assert window.session_id is not None
