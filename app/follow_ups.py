@@ -151,7 +151,8 @@ def open_conversation(companion: Companion, language: str | None = None) -> Open
     today = companion.clock.today()
     log = FollowUpLog(companion.db)
     with companion.db.transaction():
-        memories = [m for m in companion.store.usable() if m.event_date]
+        memories = [m for category in ("event", "relationship") for m in companion.store.list(category)
+                    if m.event_date and not m.disabled]  # active ones: list() reads only those by default
         found = due(memories, log.made([m.id for m in memories]), today, language)
         if not found:
             return None
