@@ -26,7 +26,7 @@ LUCK_DAYS = (0, 1)  # today, tomorrow
 _BIRTHDAY = re.compile(r"\bbirthday\b|生日|生辰", re.IGNORECASE)
 _ISO = re.compile(r"\d{4}-\d{2}-\d{2}")
 # Words that tie a note to its date, left dangling once the date is taken out ("is on", "在", "是").
-_EN_TAIL = re.compile(r"(?:[\s,;:(]+|\b(?:is|was|are|were|on|at|in|for|due|flying|scheduled)\b)+$", re.IGNORECASE)
+_EN_TAIL = re.compile(r"(?:[\s,;:(]|\b(?:is|was|are|were|on|at|in|for|due|flying|scheduled)\b)+$", re.IGNORECASE)
 _EN_LEAD = re.compile(r"^(?:remember that\s+|(?:they|the user)\s+(?:have|has|had|got)\s+|(?:has|have|had)\s+)",
                       re.IGNORECASE)
 _EN_OWNER = re.compile(r"^(?:their|my|the user's|user's|a|an)\s+", re.IGNORECASE)
