@@ -128,10 +128,11 @@ class ChatService:
         history = t.messages(session_id)
         previous_reply = next((m.content for m in reversed(history) if m.role == "assistant"), None)
         previous_user = next((m.content for m in reversed(history) if m.role == "user"), None)
-        fixed = self.fixed_prompt(self.persona_language(history, text))
+        language = self.persona_language(history, text)
+        fixed = self.fixed_prompt(language)
         user_message = t.add_message(session_id, "user", text)
         turn = PreparedTurn(session_id, user_message, [], [], previous_reply, fixed, previous_user)
-        turn.answer = record_answer(self.c, session_id, history, text, self.persona_language(history, text))
+        turn.answer = record_answer(self.c, session_id, history, text, language)
         if turn.answer is not None:  # "how do you know that?": answered from the record; the model is not asked
             turn.memories = turn.answer.memories
             return turn

@@ -15,8 +15,8 @@ from app.clock import Clock
 from app.companion import Companion
 from app.desktop import KeyNeeded, MemoryDesk, apply_settings, open_companion
 from app.follow_ups import Opening, open_conversation
-from app.provenance_answer import RecordAnswer
 from app.keys import NO_KEYRING
+from app.provenance_answer import RecordAnswer
 from app.scheduler import ConsolidationScheduler
 from app.settings import Settings
 from memory import Memory
@@ -396,10 +396,14 @@ class MainWindow(QMainWindow):
         actions.openRequested.connect(self.show_memory)
         actions.panelRequested.connect(lambda: (self.dock.show(), self.dock.raise_()))
         by_id = {m.id: m for m in answer.memories}
-        actions.forgetRequested.connect(lambda memory_id: self.panel.forget(
-            [by_id[memory_id]], lambda: actions.mark_forgotten(memory_id)))
+        actions.forgetRequested.connect(lambda memory_id: self._forget_named(by_id[memory_id], actions))
         self.chat_view.add_under_reply(actions)
         return actions
+
+    def _forget_named(self, memory: Memory, actions: RecordActions) -> None:
+        """"Forget this" under an answer: the panel opens, asks, forgets and shows its receipt."""
+        self.dock.show()
+        self.panel.forget([memory], lambda: actions.mark_forgotten(memory.id))
 
     def _reply_failed(self, message: str) -> None:
         self.chat_view.reply_failed(message)
