@@ -70,6 +70,21 @@ def test_which_follow_up_depends_on_the_day(cli, today, expected):
     assert expected in chat(cli, today)
 
 
+def test_good_luck_before_and_how_did_it_go_after_are_each_said_once(cli):
+    add_event(cli, "Driving test", "2026-12-04")
+    assert "Good luck with your driving test tomorrow!" in chat(cli, "2026-12-03")
+    assert "from memory" not in chat(cli, "2026-12-04")  # no second good luck on the day itself
+    assert FOLLOW_UP_EN in chat(cli, "2026-12-06")
+    assert "from memory" not in chat(cli, "2026-12-07")
+
+
+def test_how_do_you_know_after_a_follow_up_names_its_memory(cli):
+    event = add_event(cli, "Driving test", "2026-12-04")
+    out = chat(cli, "2026-12-06", said="How do you know that?\n")
+    assert "My last reply drew on this memory:" in out
+    assert f"**Driving test** — you added it directly on 2026-12-01. `{event['id']}`" in out
+
+
 @pytest.mark.parametrize("today", ["2026-12-12", "2026-11-20", "2026-12-02"])
 def test_no_follow_up_for_an_event_too_far_away(cli, today):
     add_event(cli, "Driving test", "2026-12-04", today="2026-11-15")
