@@ -9,6 +9,7 @@ from typing import Callable, Iterator
 
 from app.companion import Companion
 from app.persona_language import conversation_language, message_language, ui_language
+from app.provenance_answer import RecordAnswer, record_answer
 from app.session_notes import Note, SessionNotes
 from assets import system_prompt
 from memory import Memory, Message, clean
@@ -64,6 +65,7 @@ class PreparedTurn:
     failure: EngineError | None = None  # the engine failed while the prompt was prepared; `stream` raises it
     assistant_message: Message | None = None
     learned: ExtractionResult | None = field(default=None)
+    answer: RecordAnswer | None = None  # the reply built from the record, not generated (app/provenance_answer.py)
 
 
 class ChatService:
@@ -126,9 +128,14 @@ class ChatService:
         history = t.messages(session_id)
         previous_reply = next((m.content for m in reversed(history) if m.role == "assistant"), None)
         previous_user = next((m.content for m in reversed(history) if m.role == "user"), None)
-        fixed = self.fixed_prompt(self.persona_language(history, text))
+        language = self.persona_language(history, text)
+        fixed = self.fixed_prompt(language)
         user_message = t.add_message(session_id, "user", text)
         turn = PreparedTurn(session_id, user_message, [], [], previous_reply, fixed, previous_user)
+        turn.answer = record_answer(self.c, session_id, history, text, language)
+        if turn.answer is not None:  # "how do you know that?": answered from the record; the model is not asked
+            turn.memories = turn.answer.memories
+            return turn
         try:
             turn.messages, turn.memories, turn.head = self._compose(session_id, user_message.id, text, history, fixed)
         except EngineError as e:
@@ -196,6 +203,10 @@ class ChatService:
         An engine failure (crash, kill, hang) marks the turn interrupted and is raised: `finish` still saves it.
         That includes one that happened while `prepare` measured the prompt, before anything was asked.
         """
+        if turn.answer is not None:
+            turn.reply = turn.answer.text
+            yield turn.reply
+            return
         s = self.c.settings
         unspoken = self.unspoken_language(turn.user_message.content)
         if unspoken is not None and turn.failure is None:
@@ -240,12 +251,13 @@ class ChatService:
             reply = f"{reply}\n\n{mark}" if reply else mark
         reply = reply or "(no reply)"
         turn.assistant_message = self.c.transcript.add_message(turn.session_id, "assistant", reply, ids)
-        self.c.store.mark_used(ids)
+        if turn.answer is None:  # naming where a memory came from is not using it
+            self.c.store.mark_used(ids)
         return turn.assistant_message
 
     def learn(self, turn: PreparedTurn, use_model: bool | None = None) -> ExtractionResult:
         """Run the memory pipeline on the user's message (background work after the reply)."""
-        if not self.c.settings.memory_enabled:
+        if not self.c.settings.memory_enabled or turn.answer is not None:  # a question about the record teaches nothing
             return ExtractionResult()
         turn.learned = self.c.pipeline(use_model).process(
             turn.user_message.content, turn.previous_reply, self.c.clock.today(),

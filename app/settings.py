@@ -35,6 +35,7 @@ class Settings:
     persona: str = "default"
     language: str = "auto"
     memory_enabled: bool = True
+    follow_ups: bool = True  # a new conversation may open by asking about a remembered event (app/follow_ups.py)
     model_extraction: str = "auto"  # auto: only with a chat model bigger than the bundled one
     min_confidence: float = 0.6
     min_importance: float = 0.3

@@ -4,7 +4,8 @@
 
 Runs offscreen unless QT_QPA_PLATFORM says otherwise (under Xvfb: QT_QPA_PLATFORM=xcb xvfb-run -s "-screen 0
 1440x900x24"; Chinese needs a CJK font such as fonts-noto-cjk). Each view at 1280x800 and 800x600, English and
-Chinese: main-window.png, memory-panel-800x600.png, settings-zh_CN.png, models.png, …
+Chinese: main-window.png, memory-panel-800x600.png, settings-zh_CN.png, models.png, follow-up.png,
+how-do-you-know-zh_CN.png, … (`--views answers` renders only the last two kinds; `--languages en` one language).
 """
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from app.clock import Clock  # noqa: E402
 from app.settings import Settings  # noqa: E402
 from memory.records import Memory  # noqa: E402
 from memory.storage.store import new_id  # noqa: E402
-from ui.harness import settle, throwaway_window  # noqa: E402
+from ui.harness import settle, throwaway_window, wait_for  # noqa: E402
 from ui.i18n import set_language, tr  # noqa: E402
 from ui.main_window import MainWindow  # noqa: E402
 from ui.memory_dialogs import HistoryDialog  # noqa: E402
@@ -85,12 +86,47 @@ def shot_name(kind: str, size: tuple[int, int], language: str) -> str:
     return "-".join(parts) + ".png"
 
 
+# Issue 34: a new chat opening with a follow-up, and "how do you know that?" answered from the record.
+FOLLOW_UP_EVENT = {"en": ("event", "Job interview on 2026-12-04", dict(event_date="2026-12-04", importance=0.9,
+                                                                     quote="I have a job interview on Friday", created_at="2026-11-29T10:00:00")),
+                   "zh_CN": ("event", "2026-12-04去医院面试", dict(event_date="2026-12-04", importance=0.9,
+                                                              quote="我周五去医院面试"))}
+HOW_DO_YOU_KNOW = {"en": "How do you know that?", "zh_CN": "你怎么知道的？"}
+
+
+def answer_shots(out: Path, languages: tuple[str, ...]) -> None:
+    """follow-up.png (a new chat two days after the event) and how-do-you-know.png, per language."""
+    for language in languages:
+        set_language(language)
+        settings = Settings(companion_name="Juniper", model_offer_dismissed=True, language=language)
+        window = throwaway_window(settings, Clock.parse("2026-12-06"), SIZES[0], "companion-shots-")
+        _made, session_id = seed(window)
+        category, content, extra = FOLLOW_UP_EVENT[language]
+        window.desk.c.store.add(Memory(new_id(), category, content, **extra))
+        window.new_chat()
+        settle(800)
+        window.chat_view.remembered[0].toggle.setChecked(True)
+        save(window, out / shot_name("follow-up", SIZES[0], language))
+        window.choose_session(session_id)
+        settle(600)
+        window.send(HOW_DO_YOU_KNOW[language])
+        wait_for(window.controller.replyFinished, 60_000)
+        save(window, out / shot_name("how-do-you-know", SIZES[0], language))
+        window.shutdown()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(ROOT / "docs" / "screenshots"))
+    parser.add_argument("--views", choices=("all", "answers"), default="all",
+                        help="answers: only the follow-up and 'how do you know' shots")
+    parser.add_argument("--languages", nargs="+", choices=LANGUAGES, default=list(LANGUAGES))
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    if args.views == "answers":
+        answer_shots(out, tuple(args.languages))
+        return 0
     set_language("en")
     # The offer of a better model belongs to a first start, not to this profile with a history.
     settings = Settings(companion_name="Juniper", model_offer_dismissed=True)
@@ -99,7 +135,7 @@ def main() -> int:
     window.refresh_sessions()
     window.choose_session(session_id)
     settle(800)
-    for language in LANGUAGES:
+    for language in args.languages:
         set_language(language)
         window.retranslate()
         window.choose_session(session_id)
@@ -129,6 +165,7 @@ def main() -> int:
         save(models, out / shot_name("models", SIZES[0], language))
         models.close()
     window.shutdown()
+    answer_shots(out, tuple(args.languages))
     return 0
 
 

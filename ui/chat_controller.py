@@ -10,6 +10,7 @@ from PySide6.QtCore import QObject, Signal
 from app.chat import ChatService, PreparedTurn
 from app.companion import Companion
 from app.jobs import BACKGROUND, CHAT, SOON
+from app.provenance_answer import RecordAnswer
 from memory.learn import ExtractionResult
 from ui.i18n import error_text
 from ui.workers import QtWorker
@@ -53,6 +54,7 @@ class ChatController(QObject):
         self._stop = threading.Event()
         self.replying = False
         self.last_cut = False  # the last reply was ended by the app (length limit or looping), for its mark
+        self.last_answer: RecordAnswer | None = None  # the last reply was built from the record ("how do you know")
         self.learning = 0  # extraction jobs queued or running (counted on the main thread)
         self.learningStarted.connect(self._on_learning_started)
 
@@ -125,6 +127,7 @@ class ChatController(QObject):
     def _turn_done(self, turn: PreparedTurn) -> None:
         self.replying = False
         self.last_cut = turn.cut
+        self.last_answer = turn.answer
         self.replyFinished.emit(turn.session_id, turn.stopped)
 
     def _turn_failed(self, exc: BaseException) -> None:

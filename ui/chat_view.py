@@ -137,6 +137,17 @@ def _reply_markdown(text: str) -> str:
 LEARNED_LIST_WIDTH = 280
 
 
+def link_list(parent: QWidget, follow) -> QLabel:
+    """The small rich-text list of links under a message; `follow` gets the link clicked."""
+    label = QLabel(parent)
+    label.setObjectName("rememberedList")
+    label.setWordWrap(True)
+    label.setTextFormat(Qt.TextFormat.RichText)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.LinksAccessibleByMouse)
+    label.linkActivated.connect(follow)
+    return label
+
+
 class RememberedLine(QWidget):
     """Under a reply: "Used 2 memories ▸", expanding to links that open each memory in the panel.
 
@@ -157,12 +168,7 @@ class RememberedLine(QWidget):
         self.toggle.setCheckable(True)
         self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
         self.toggle.setCursor(Qt.CursorShape.PointingHandCursor)
-        self.details = QLabel(self)
-        self.details.setObjectName("rememberedList")
-        self.details.setWordWrap(True)
-        self.details.setTextFormat(Qt.TextFormat.RichText)
-        self.details.setTextInteractionFlags(Qt.TextInteractionFlag.LinksAccessibleByMouse)
-        self.details.linkActivated.connect(self._open)
+        self.details = link_list(self, self._open)
         self.details.hide()
         self.toggle.toggled.connect(self._expand)
         layout = QVBoxLayout(self)
@@ -351,6 +357,10 @@ class ChatView(QScrollArea):
         line.memoryClicked.connect(self.memoryClicked)
         self._column.insertWidget(self._column.count() - 1, line)
         self.remembered.append(line)
+
+    def add_under_reply(self, widget: QWidget) -> None:
+        """A line under the latest message (e.g. what can be done with the memories an answer named)."""
+        self._column.insertWidget(self._column.count() - 1, widget)
 
     def add_learned(self, memories: list[Memory]) -> RememberedLine | None:
         """Under the latest message of the user: "Learned 2 things ▸", each a link into the panel."""

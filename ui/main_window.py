@@ -14,7 +14,9 @@ from PySide6.QtWidgets import (QDockWidget, QHBoxLayout, QLabel, QMainWindow, QS
 from app.clock import Clock
 from app.companion import Companion
 from app.desktop import KeyNeeded, MemoryDesk, apply_settings, open_companion
+from app.follow_ups import Opening, open_conversation
 from app.keys import NO_KEYRING
+from app.provenance_answer import RecordAnswer
 from app.scheduler import ConsolidationScheduler
 from app.settings import Settings
 from memory import Memory
@@ -23,11 +25,12 @@ from ui import ask, window_state
 from ui.chat_controller import ChatController
 from ui.chat_view import ChatView
 from ui.composer import Composer
-from ui.i18n import error_text, set_language, tr, tr_message
+from ui.i18n import error_text, language, set_language, tr, tr_message
 from ui.memory_panel import MemoryPanel
 from ui.model_offer import ModelOffer
 from ui.models_dialog import ModelsDialog
 from ui.passphrase import PassphraseDialog
+from ui.record_actions import RecordActions
 from ui.sessions import SessionPane
 from ui.settings_dialog import SettingsDialog
 from ui.status import StatusIndicator
@@ -206,7 +209,8 @@ class MainWindow(QMainWindow):
         self.dock_title.label.setText(self.dock.windowTitle())
         self.dock_title.close_button.setToolTip(tr("Close the memory panel (Ctrl+M)"))
         self.chat_view.companion_name = self.composer.companion_name = self.panel.companion_name = name
-        for part in (self.chat_view, self.composer, self.sessions, self.panel, self.model_offer):
+        for part in (self.chat_view, self.composer, self.sessions, self.panel, self.model_offer,
+                     *self.chat_view.findChildren(RecordActions)):
             part.retranslate()
         self._update_state()
 
@@ -282,6 +286,8 @@ class MainWindow(QMainWindow):
         reopen, self._reopen_session = self._reopen_session, False
         if reopen and sessions and self.session_id is None and not self.controller.replying:
             self.open_session(sessions[0].id)  # back where the user was, not an empty chat
+        elif reopen and not sessions:
+            self._offer_follow_up()  # the first conversation starts here
 
     def _changed_elsewhere(self) -> None:
         """Another process wrote (e.g. `companion say`): show the memories, the list and this conversation anew."""
@@ -298,6 +304,21 @@ class MainWindow(QMainWindow):
         self.sessions.select(None)
         self.chat_view.clear()
         self.composer.input.setFocus()
+        self._offer_follow_up()
+
+    def _offer_follow_up(self) -> None:
+        """A new conversation may open with one follow-up about a remembered event (app/follow_ups.py)."""
+        if self.companion is None:
+            return
+        c, spoken = self.companion, "zh" if language() == "zh_CN" else "en"
+        self.db_worker.run(lambda: open_conversation(c, spoken), self._follow_up_opened)
+
+    def _follow_up_opened(self, opening: Opening | None) -> None:
+        if opening is None:
+            return
+        self.refresh_sessions()
+        if self.session_id is None and not self.chat_view.bubbles and not self.controller.replying:
+            self.open_session(opening.session_id)  # shown like any reply, with the memory it came from
 
     def choose_session(self, session_id: str) -> None:
         """Show a past conversation."""
@@ -361,10 +382,28 @@ class MainWindow(QMainWindow):
             self._update_state()
 
     def _reply_finished(self, session_id: str, stopped: bool) -> None:
-        self.chat_view.end_reply(self._reply_memories, stopped, cut=self.controller.last_cut)
+        answer = self.controller.last_answer
+        self.chat_view.end_reply([] if answer else self._reply_memories, stopped, cut=self.controller.last_cut)
+        if answer is not None:
+            self._add_record_actions(answer)
         self._reply_memories = []
         self._reply_done()
         self.panel.refresh()  # the memories used were reinforced
+
+    def _add_record_actions(self, answer: RecordAnswer) -> RecordActions:
+        """Under an answer from the record: open each memory it named in the panel, or forget it."""
+        actions = RecordActions(answer)
+        actions.openRequested.connect(self.show_memory)
+        actions.panelRequested.connect(lambda: (self.dock.show(), self.dock.raise_()))
+        by_id = {m.id: m for m in answer.memories}
+        actions.forgetRequested.connect(lambda memory_id: self._forget_named(by_id[memory_id], actions))
+        self.chat_view.add_under_reply(actions)
+        return actions
+
+    def _forget_named(self, memory: Memory, actions: RecordActions) -> None:
+        """"Forget this" under an answer: the panel opens, asks, forgets and shows its receipt."""
+        self.dock.show()
+        self.panel.forget([memory], lambda: actions.mark_forgotten(memory.id))
 
     def _reply_failed(self, message: str) -> None:
         self.chat_view.reply_failed(message)

@@ -370,7 +370,10 @@ class MemoryPanel(QWidget):
 
     def forget_selected(self) -> None:
         """Forget the selected memories everywhere, after asking."""
-        chosen = self.selected()
+        self.forget(self.selected())
+
+    def forget(self, chosen: list[Memory], done: Callable[[], None] | None = None) -> None:
+        """Forget these memories everywhere, after asking; the receipt shows here, then `done` is called."""
         if not chosen or self.desk is None:
             return
         what = f"“{chosen[0].content}”" if len(chosen) == 1 else tr("{n} memories", n=len(chosen))
@@ -379,7 +382,8 @@ class MemoryPanel(QWidget):
                            tr("Forget")):
             return
         ids = [m.id for m in chosen]
-        self.worker.run(lambda: self.desk.forget_with_titles(ids), self._forgotten, self._show_error)
+        self.worker.run(lambda: self.desk.forget_with_titles(ids),
+                        lambda outcome: (self._forgotten(outcome), done and done()), self._show_error)
 
     def forget_everything(self) -> None:
         """Forget every memory, after asking plainly."""

@@ -51,6 +51,8 @@ class SettingsDialog(QDialog):
                                         "your next message starts it again."))
         self.memory_on = QCheckBox(tr("Remember things about me from our chats"), self)
         self.memory_on.setChecked(settings.memory_enabled)
+        self.follow_ups_on = QCheckBox(tr("Follow-ups: a new chat may start by asking about a date you mentioned"), self)
+        self.follow_ups_on.setChecked(settings.follow_ups)
         self.tidy_on = QCheckBox(tr("Tidy up memories once a day, at"), self)
         self.tidy_on.setChecked(settings.consolidation_enabled)
         self.tidy_hour = _spin(0, 23, settings.consolidation_hour, suffix=":00")
@@ -93,6 +95,7 @@ class SettingsDialog(QDialog):
         tidy.addStretch(1)
         memory = QFormLayout()
         memory.addRow(self.memory_on)
+        memory.addRow(self.follow_ups_on)
         memory.addRow(tidy)
         where = QLabel(tr("Data folder") + f": {home}\n" + tr("Encryption") + f": {key_description}", self)
         where.setObjectName("dialogNote")
@@ -174,6 +177,7 @@ class SettingsDialog(QDialog):
             n_threads=self.n_threads.value() or None,
             engine_hang_seconds=self.hang_seconds.value(),
             memory_enabled=self.memory_on.isChecked(),
+            follow_ups=self.follow_ups_on.isChecked(),
             consolidation_enabled=self.tidy_on.isChecked(),
             consolidation_hour=self.tidy_hour.value(),
         )

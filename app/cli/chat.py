@@ -5,6 +5,7 @@ import sys
 
 from app.chat import ChatService
 from app.cli.common import opened, print_json
+from app.follow_ups import open_conversation
 from models.errors import EngineError
 
 
@@ -48,8 +49,8 @@ def chat_loop(args, home, clock) -> int:
     """Chat in the terminal; Ctrl+C stops a reply, Ctrl+D or /quit leaves."""
     with opened(args, home, clock) as c:
         chat = ChatService(c)
-        session = None
         print(f"Chatting with {c.settings.companion_name}. Ctrl+C stops a reply; /quit or Ctrl+D leaves.")
+        session = _follow_up(c)
         while True:
             try:
                 text = input("you> ").strip()
@@ -76,6 +77,17 @@ def chat_loop(args, home, clock) -> int:
             print()
             chat.finish(turn)
             chat.learn(turn)
+
+
+def _follow_up(c) -> str | None:
+    """Open with the follow-up due, if any, and the memory it came from; its conversation's id."""
+    opening = open_conversation(c)
+    if opening is None:
+        return None
+    memory = opening.follow_up.memory
+    print(f"{c.settings.companion_name}> {opening.follow_up.text}")
+    print(f"  (from memory {memory.id}: {memory.content})")
+    return opening.session_id
 
 
 COMMANDS = {("say", None): say, ("chat", None): chat_loop}

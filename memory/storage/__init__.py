@@ -1,5 +1,6 @@
 """Where memories live: the encrypted SQLite file, the memory store, transcripts, vectors, forgetting."""
 from memory.storage.database import Database
+from memory.storage.follow_ups import FollowUpLog
 from memory.storage.forgetting import ForgetReceipt, forget, forget_all
 from memory.storage.repair import Consistency
 from memory.storage.repair import repair as repair_index
@@ -10,7 +11,8 @@ from memory.storage.vectors import MULTILINGUAL as MULTILINGUAL_VECTORS
 from memory.storage.vectors import ProgressFn, ensure_model
 
 __all__ = [
-    "MAX_CONTENT", "MULTILINGUAL_VECTORS", "Consistency", "Database", "DatabaseError", "DbKey", "ForgetReceipt", "MemoryStore",
+    "MAX_CONTENT", "MULTILINGUAL_VECTORS", "Consistency", "Database", "DatabaseError", "DbKey", "FollowUpLog", "ForgetReceipt",
+    "MemoryStore",
     "OperationalError", "ProgressFn", "Transcript", "checkpoint", "connect", "ensure_model", "forget", "forget_all",
     "new_id", "repair_index",
 ]

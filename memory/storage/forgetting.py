@@ -46,6 +46,7 @@ def forget(store: MemoryStore, memory_ids: list[str]) -> ForgetReceipt:
             conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (rid,))
             vectors.delete(conn, rid)  # every vector space
             conn.execute("DELETE FROM memory_history WHERE memory_id = ?", (m.id,))
+            conn.execute("DELETE FROM follow_ups WHERE memory_id = ?", (m.id,))
             conn.execute("DELETE FROM memories WHERE rid = ?", (rid,))
             # A memory that this one had superseded points at nothing now.
             conn.execute("UPDATE memories SET superseded_by = NULL WHERE superseded_by = ?", (m.id,))

@@ -74,7 +74,18 @@ def m003_memory_changes() -> str:
         """
 
 
-MIGRATIONS: list[Migration] = [m001_initial, m002_consolidation_log, m003_memory_changes]
+def m004_follow_ups() -> str:
+    """Which remembered events the companion has followed up, so each is brought up once (app/follow_ups.py).
+    Keyed by the memory, the kind of follow-up and the day it was about (a birthday comes back every year)."""
+    return """
+        CREATE TABLE follow_ups (
+            memory_id TEXT NOT NULL, kind TEXT NOT NULL, occasion TEXT NOT NULL, asked_at TEXT NOT NULL,
+            session_id TEXT, message_id TEXT, PRIMARY KEY (memory_id, kind, occasion)
+        );
+        """
+
+
+MIGRATIONS: list[Migration] = [m001_initial, m002_consolidation_log, m003_memory_changes, m004_follow_ups]
 
 
 def migrate(db) -> list[str]:
