@@ -12,10 +12,11 @@ from app.persona_language import conversation_language, message_language, ui_lan
 from app.provenance_answer import RecordAnswer, record_answer
 from app.session_notes import Note, SessionNotes
 from assets import system_prompt
-from memory import Memory, Message, clean
+from memory import Memory, Message, NotFound, clean
 from memory.learn import ExtractionResult
 from memory.recall import (MemoryPrefix, QueryVectors, build_prefix, prefix_is_current, query_vectors, restored_prefix,
                            save_layout, search_text, select)
+from memory.storage import FollowUpLog
 from models.errors import EngineError
 
 RECALL = re.compile(
@@ -66,6 +67,7 @@ class PreparedTurn:
     assistant_message: Message | None = None
     learned: ExtractionResult | None = field(default=None)
     answer: RecordAnswer | None = None  # the reply built from the record, not generated (app/provenance_answer.py)
+    answering: str | None = None  # the event memory a follow-up asked about, when this message answers it
 
 
 class ChatService:
@@ -126,12 +128,15 @@ class ChatService:
         session_id = session_id or t.create_session(_title(text)).id
         t.get_session(session_id)
         history = t.messages(session_id)
-        previous_reply = next((m.content for m in reversed(history) if m.role == "assistant"), None)
+        replied_to = next((m for m in reversed(history) if m.role == "assistant"), None)
+        previous_reply = replied_to.content if replied_to else None
         previous_user = next((m.content for m in reversed(history) if m.role == "user"), None)
         language = self.persona_language(history, text)
         fixed = self.fixed_prompt(language)
         user_message = t.add_message(session_id, "user", text)
         turn = PreparedTurn(session_id, user_message, [], [], previous_reply, fixed, previous_user)
+        if replied_to is not None and history[-1] is replied_to:  # the answer to a follow-up is its event's outcome
+            turn.answering = FollowUpLog(self.c.db).asked_about(replied_to.id)
         turn.answer = record_answer(self.c, session_id, history, text, language)
         if turn.answer is not None:  # "how do you know that?": answered from the record; the model is not asked
             turn.memories = turn.answer.memories
@@ -259,9 +264,16 @@ class ChatService:
         """Run the memory pipeline on the user's message (background work after the reply)."""
         if not self.c.settings.memory_enabled or turn.answer is not None:  # a question about the record teaches nothing
             return ExtractionResult()
+        answering = None
+        if turn.answering:
+            try:
+                answering = self.c.store.get(turn.answering)
+            except NotFound:  # forgotten while the reply was written: nothing to give an outcome to
+                pass
         turn.learned = self.c.pipeline(use_model).process(
             turn.user_message.content, turn.previous_reply, self.c.clock.today(),
-            session_id=turn.session_id, message_id=turn.user_message.id, previous_user=turn.previous_user)
+            session_id=turn.session_id, message_id=turn.user_message.id, previous_user=turn.previous_user,
+            answering=answering)
         return turn.learned
 
     def run(self, session_id: str | None, text: str, on_piece: Callable[[str], None] | None = None) -> PreparedTurn:

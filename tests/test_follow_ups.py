@@ -166,14 +166,37 @@ def test_the_answer_goes_on_in_the_follow_ups_conversation(cli):
     assert messages[2]["role"] == "assistant" and len(messages) == 3
 
 
-@pytest.mark.xfail(strict=True, reason="memory/learn does not read a short answer with the question it answers: "
-                                       "'passed!' after the follow-up is rejected as 'too little to stand on its "
-                                       "own as a memory', so the event gets no outcome (issue 34, item 1, last point)")
 def test_passed_after_a_follow_up_becomes_the_events_outcome(cli):
     event = add_event(cli, "Driving test", "2026-12-04")
-    out = chat(cli, "2026-12-06", said="passed!\n")
+    out = chat(cli, "2026-12-06", said="passed!! lol\n")
     assert FOLLOW_UP_EN in out
-    memories = cli.json("memory", "list", "--status", "all", "--json", today="2026-12-06")
-    now = {m["id"]: m for m in memories}
-    outcome = [m for m in memories if "pass" in m["content"].lower() and "driving test" in m["content"].lower()]
-    assert outcome and (now[event["id"]]["status"] == "superseded" or "pass" in now[event["id"]]["content"].lower())
+    memories = {m["id"]: m for m in cli.json("memory", "list", "--status", "all", "--json", today="2026-12-06")}
+    assert memories[event["id"]]["status"] == "superseded"
+    outcome = memories[memories[event["id"]]["superseded_by"]]
+    assert (outcome["content"], outcome["category"], outcome["event_date"]) == \
+        ("Driving test (2026-12-04): passed", "event", "2026-12-04")
+    assert FOLLOW_UP_EN not in chat(cli, "2026-12-07")  # an event with its outcome is not asked about again
+
+
+def test_the_chinese_answer_to_a_follow_up_is_the_events_outcome(cli):
+    event = add_event(cli, "考驾照", "2026-12-04")
+    set_language(cli, "zh_CN")
+    assert FOLLOW_UP_ZH in chat(cli, "2026-12-06", said="没过，下个月再考\n")
+    memories = {m["id"]: m for m in cli.json("memory", "list", "--status", "all", "--json", today="2026-12-06")}
+    outcome = memories[memories[event["id"]]["superseded_by"]]
+    assert outcome["content"] == "考驾照（2026-12-04）：没过，下个月再考"
+
+
+@pytest.mark.parametrize("said", ["haha\n", "why do you ask?\n"])
+def test_an_answer_that_says_nothing_leaves_the_event_as_it_was(cli, said):
+    event = add_event(cli, "Driving test", "2026-12-04")
+    assert FOLLOW_UP_EN in chat(cli, "2026-12-06", said=said)
+    memories = {m["id"]: m for m in cli.json("memory", "list", "--status", "all", "--json", today="2026-12-06")}
+    assert memories[event["id"]]["status"] == "active" and memories[event["id"]]["content"] == "Driving test"
+
+
+def test_the_second_message_after_a_follow_up_is_no_outcome(cli):
+    event = add_event(cli, "Driving test", "2026-12-04")
+    chat(cli, "2026-12-06", said="haha\nalso I adopted a cat\n")
+    memories = {m["id"]: m for m in cli.json("memory", "list", "--status", "all", "--json", today="2026-12-06")}
+    assert memories[event["id"]]["status"] == "active"

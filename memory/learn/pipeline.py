@@ -13,6 +13,7 @@ from memory.learn.clauses import covers
 from memory.learn.enrich import with_neighbours
 from memory.learn.features import attack_text
 from memory.learn.guard import instruction_reason, unfinished_reason
+from memory.learn.outcomes import outcome_candidate
 from memory.learn.rules.candidates import RULES, extract_candidates
 from memory.learn.rules.registry import compile_all
 from memory.learn.supersede import Replacements
@@ -106,17 +107,19 @@ class MemoryPipeline:
 
     def process(self, user_text: str, assistant_text: str | None, today: date, *, session_id: str | None = None,
                 message_id: str | None = None, dry_run: bool = False,
-                previous_user: str | None = None) -> ExtractionResult:
-        """Run the whole pipeline; with dry_run nothing is stored.
+                previous_user: str | None = None, answering: Memory | None = None) -> ExtractionResult:
+        """Run the whole pipeline; with dry_run nothing is stored. `answering`: the remembered event the companion's
+        previous message asked about (a follow-up): the answer becomes its outcome (memory/learn/outcomes.py).
 
         Its products are small and run on one BLAS thread: a second one polls for ~0.1 s after each, and on 2
         cores that would take a core from the reply that may start right after (models/embedder.py)."""
         with one_blas_thread():
             return self._process(user_text, assistant_text, today, session_id=session_id, message_id=message_id,
-                                 dry_run=dry_run, previous_user=previous_user)
+                                 dry_run=dry_run, previous_user=previous_user, answering=answering)
 
     def _process(self, user_text: str, assistant_text: str | None, today: date, *, session_id: str | None,
-                 message_id: str | None, dry_run: bool, previous_user: str | None) -> ExtractionResult:
+                 message_id: str | None, dry_run: bool, previous_user: str | None,
+                 answering: Memory | None = None) -> ExtractionResult:
         result = ExtractionResult()
         user_text = _plain(user_text)
         if previous_user and unfinished_reason(_plain(previous_user)):
@@ -141,6 +144,8 @@ class MemoryPipeline:
         if refused:  # the model is not even asked: an attack never reaches extraction as input
             result.rejected.append(Rejection(_excerpt(said), refused))
             return result
+        if answering is not None and answering.status == "active" and answering.category == "event":
+            self._record_outcome(answering, said, today, session_id, message_id, dry_run, result)
         scores: list[ClauseScore] = []
         if self.trained is not None:
             candidates = _with_change(self.trained, candidates, user_text)
@@ -222,6 +227,21 @@ class MemoryPipeline:
             log.warning("model extraction answer unusable: %s", exc)
             result.rejected.append(Rejection("(model answer)", f"model answer unusable: {exc}"))
             return []
+
+    def _record_outcome(self, event: Memory, answer: str, today: date, session_id: str | None, message_id: str | None,
+                        dry_run: bool, result: ExtractionResult) -> None:
+        """The answer to a follow-up, as the event's outcome: it replaces the plan it followed up."""
+        cand = outcome_candidate(event, answer)
+        if cand is None:
+            return
+        decision = reconcile.Decision("superseded", reconcile.memory_from(cand, today), [event],
+                                      f"how it went, told on {today.isoformat()}")
+        decision.memory.session_id, decision.memory.message_id = session_id, message_id
+        memory = decision.memory
+        if not dry_run:
+            memory = reconcile.apply(self.store, decision, self.store.embedder.embed([cand.content])[0],
+                                     f"{cand.source} (asked how it went)")
+        result.written.append(Written(memory, "superseded", cand.origin, cand))
 
     def _reconcile(self, cand: Candidate, vector: list[float], today: date, session_id: str | None,
                    message_id: str | None, dry_run: bool, result: ExtractionResult,

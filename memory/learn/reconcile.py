@@ -51,7 +51,7 @@ def decide(store: MemoryStore, cand: Candidate, today: date, vector: list[float]
     candidate replaces beyond its exact topic key is the model's call; without it (rules only), the
     slot, shared-word and nearby-meaning checks below decide. `active`: the active memories, when the
     caller read them once for a whole message (else they are read here)."""
-    new = _memory_from(cand, today)
+    new = memory_from(cand, today)
     duplicate = _near_duplicate(store, cand, vector, active)
     if duplicate is not None:
         return Decision("reinforced", duplicate, [])
@@ -92,7 +92,7 @@ def apply(store: MemoryStore, decision: Decision, vector: list[float], why: str)
         return added
 
 
-def _memory_from(cand: Candidate, today: date) -> Memory:
+def memory_from(cand: Candidate, today: date) -> Memory:
     return Memory(
         id=new_id(), category=cand.category, content=cand.content, confidence=cand.confidence,
         importance=cand.importance, source=cand.source,

@@ -31,3 +31,8 @@ class FollowUpLog:
                                (memory_id, kind, occasion, self.db.now(), session_id, message_id))
             return cur.rowcount == 1
 
+
+    def asked_about(self, message_id: str) -> str | None:
+        """The memory a "how did it go?" follow-up in this message asked about (None: the message asked nothing)."""
+        rows = self.db.read("SELECT memory_id FROM follow_ups WHERE message_id = ? AND kind = 'ask'", (message_id,))
+        return rows[0][0] if rows else None
