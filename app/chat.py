@@ -9,6 +9,7 @@ from typing import Callable, Iterator
 
 from app.companion import Companion
 from app.persona_language import conversation_language, message_language, ui_language
+from app.private_conversation import PrivateTranscript
 from app.session_notes import Note, SessionNotes
 from assets import system_prompt
 from memory import Memory, Message, clean
@@ -64,13 +65,16 @@ class PreparedTurn:
     failure: EngineError | None = None  # the engine failed while the prompt was prepared; `stream` raises it
     assistant_message: Message | None = None
     learned: ExtractionResult | None = field(default=None)
+    private: bool = False  # a private conversation's turn: kept in memory, never learned from (app/private_conversation.py)
 
 
 class ChatService:
     """Runs turns for one Companion. Model calls must happen on the thread that owns the model."""
 
-    def __init__(self, companion: Companion):
+    def __init__(self, companion: Companion, private: bool = False):
         self.c = companion
+        self.private = private  # nothing of its conversations is written: app/private_conversation.py
+        self.transcript = PrivateTranscript(companion.transcript) if private else companion.transcript
         self._prefix: MemoryPrefix | None = None
         self._prefix_session: str | None = None
         self._anticipated: QueryVectors | None = None  # the draft being typed, embedded (`anticipate`)
@@ -87,7 +91,8 @@ class ChatService:
             new_session = held is None
         if held is None or not prefix_is_current(held, self.c.store, today, budget, new_session):
             held = build_prefix(self.c.store, today, budget, count)
-            save_layout(self.c.store, held, session_id)
+            if not self.private:
+                save_layout(self.c.store, held, session_id)
         self._prefix = held
         return held
 
@@ -120,7 +125,7 @@ class ChatService:
         if not text:
             from app.errors import UserError
             raise UserError("invalid_input", "The message is empty; type something to send.")
-        t = self.c.transcript
+        t = self.transcript
         session_id = session_id or t.create_session(_title(text)).id
         t.get_session(session_id)
         history = t.messages(session_id)
@@ -128,7 +133,7 @@ class ChatService:
         previous_user = next((m.content for m in reversed(history) if m.role == "user"), None)
         fixed = self.fixed_prompt(self.persona_language(history, text))
         user_message = t.add_message(session_id, "user", text)
-        turn = PreparedTurn(session_id, user_message, [], [], previous_reply, fixed, previous_user)
+        turn = PreparedTurn(session_id, user_message, [], [], previous_reply, fixed, previous_user, private=self.private)
         try:
             turn.messages, turn.memories, turn.head = self._compose(session_id, user_message.id, text, history, fixed)
         except EngineError as e:
@@ -175,7 +180,8 @@ class ChatService:
         early = [{"role": "system", "content": prefix}] if prefix else []
         late = [{"role": "system", "content": p} for p in (tail, recall) if p]
         messages = [{"role": "system", "content": fixed}] + early + past + late + [{"role": "user", "content": user_part}]
-        return messages, memories, 1 + len(early)
+        # No stable head in a private conversation: the engine then never writes its prompt cache file.
+        return messages, memories, 0 if self.private else 1 + len(early)
 
     def _recall_block(self, session_id: str, text: str) -> str:
         if not RECALL.search(text):
@@ -239,13 +245,14 @@ class ChatService:
         if mark:  # marked, so that reopened it reads as interrupted, not as typing in progress
             reply = f"{reply}\n\n{mark}" if reply else mark
         reply = reply or "(no reply)"
-        turn.assistant_message = self.c.transcript.add_message(turn.session_id, "assistant", reply, ids)
-        self.c.store.mark_used(ids)
+        turn.assistant_message = self.transcript.add_message(turn.session_id, "assistant", reply, ids)
+        if not turn.private:  # a private conversation leaves no trace, not even a memory's use count
+            self.c.store.mark_used(ids)
         return turn.assistant_message
 
     def learn(self, turn: PreparedTurn, use_model: bool | None = None) -> ExtractionResult:
         """Run the memory pipeline on the user's message (background work after the reply)."""
-        if not self.c.settings.memory_enabled:
+        if not self.c.settings.memory_enabled or turn.private:
             return ExtractionResult()
         turn.learned = self.c.pipeline(use_model).process(
             turn.user_message.content, turn.previous_reply, self.c.clock.today(),
