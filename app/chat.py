@@ -16,6 +16,7 @@ from memory import Memory, Message, clean
 from memory.learn import ExtractionResult
 from memory.recall import (MemoryPrefix, QueryVectors, build_prefix, prefix_is_current, query_vectors, restored_prefix,
                            save_layout, search_text, select)
+from memory.storage import record_sources
 from models.errors import EngineError
 
 RECALL = re.compile(
@@ -257,6 +258,9 @@ class ChatService:
         turn.learned = self.c.pipeline(use_model).process(
             turn.user_message.content, turn.previous_reply, self.c.clock.today(),
             session_id=turn.session_id, message_id=turn.user_message.id, previous_user=turn.previous_user)
+        # Every conversation a memory was learned or heard again in: forgetting one takes what it alone taught.
+        record_sources(self.c.store.db, turn.session_id, turn.user_message.id,
+                       [(w.memory.id, w.candidate.quote if w.candidate else None) for w in turn.learned.written])
         return turn.learned
 
     def run(self, session_id: str | None, text: str, on_piece: Callable[[str], None] | None = None) -> PreparedTurn:

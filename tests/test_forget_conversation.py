@@ -1,0 +1,122 @@
+"""Forget this conversation (issue 34, item 3): the transcript goes, so does every memory only it taught; a memory
+other conversations also support stays and loses it as a source. Proven like forgetting a memory: the receipt's
+places, then every table and every decrypted page of the database file and its WAL. Real encrypted profiles, the
+bundled models."""
+from __future__ import annotations
+
+import json
+
+from app.chat import ChatService
+from app.clock import Clock
+from app.companion import PROMPT_CACHE_PLACE, Companion
+from app.conversation_forget import forget_conversation
+from memory.records import Memory
+from memory.storage import record_sources
+from memory.storage.sources import supporting_sessions
+from memory.storage.store import new_id
+from tests.support.traces import traces
+
+PLACES = {"memories", "memory_history", "memory_sources", "memories_fts_content", "memories_fts_data",
+          "memory_vectors_vector_chunks00", "messages", "messages_fts_content", "messages_fts_data", "sessions",
+          "consolidation_log", "meta", PROMPT_CACHE_PLACE}
+
+
+def _open(home) -> Companion:
+    c = Companion(home, Clock.parse("2026-11-29"))
+    c.settings.max_reply_tokens, c.settings.temperature, c.settings.n_ctx = 4, 0.0, 2048
+    return c
+
+
+def _say(chat: ChatService, session: str | None, text: str) -> tuple[str, list[tuple[str, str]]]:
+    turn = chat.run(session, text)
+    return turn.session_id, [(w.action, w.memory.id) for w in chat.learn(turn).written]
+
+
+def test_forgetting_a_chat_takes_what_it_alone_taught_and_keeps_what_another_also_said(companion_env):
+    c = _open(companion_env)
+    try:
+        chat = ChatService(c)
+        gone, berries = _say(chat, None, "I love Zqxberries so much.")
+        gone, tortoise = _say(chat, gone, "My tortoise is called Zqxshelly and she is forty.")
+        kept, again = _say(chat, None, "I love Zqxberries so much.")
+        kept, sister = _say(chat, kept, "My sister Zqxlena lives in Lviv.")
+        # What the pipeline made of them (if this changes, the scenario below needs new sentences)
+        assert [a for a, _ in berries + tortoise + again + sister] == ["added", "added", "reinforced", "added"]
+        assert again[0][1] == berries[0][1]
+        assert supporting_sessions(c.db, berries[0][1]) == {gone, kept}
+
+        receipt = forget_conversation(c, gone)
+
+        assert receipt.verified and receipt.found_in == [], receipt
+        assert receipt.forgotten == [tortoise[0][1]] and receipt.kept == [berries[0][1]] and receipt.messages == 4
+        assert PLACES <= set(receipt.checked) and any(p.startswith("write-ahead log") for p in receipt.checked)
+        assert {m.id for m in c.store.list(status="all")} == {berries[0][1], sister[0][1]}
+        assert supporting_sessions(c.db, berries[0][1]) == {kept} and c.store.get(berries[0][1]).session_id == kept
+        assert [s.id for s in c.transcript.sessions()] == [kept]
+        assert not c.prompt_cache_path.exists()
+        assert traces(c, ["Zqxshelly", "zqxshelly", "tortoise", "she is forty"]) == {}
+        assert "pages" in traces(c, ["Zqxberries"])["Zqxberries"]  # still said in the other conversation
+    finally:
+        c.close()
+
+
+def test_a_memory_first_heard_in_the_forgotten_chat_keeps_the_other_chats_words_and_a_replaced_one_comes_back(
+        companion_env):
+    c = _open(companion_env)
+    try:
+        t = c.transcript
+        other, gone = t.create_session("Breakfast talk"), t.create_session("I adore Zqxberries in Zqxsummer")
+        said_there = t.add_message(other.id, "user", "I love Zqxberries")
+        said_here = t.add_message(gone.id, "user", "I adore Zqxberries in Zqxsummer, honestly")
+        moved = t.add_message(gone.id, "user", "We moved to Zqxholm in the spring")
+        t.add_message(gone.id, "assistant", "Zqxholm sounds lovely, tell me about the new flat!")
+        # heard first in the conversation to forget, then again in the other one
+        shared = c.store.add(Memory(new_id(), "preference", "Loves Zqxberries", quote="I adore Zqxberries in Zqxsummer",
+                                    session_id=gone.id, message_id=said_here.id))
+        record_sources(c.db, gone.id, said_here.id, [(shared.id, shared.quote)])
+        c.store.reinforce(shared.id, reason="said again")
+        record_sources(c.db, other.id, said_there.id, [(shared.id, "I love Zqxberries")])
+        # a place the other conversation taught, replaced by one only the forgotten one taught
+        city = c.store.add(Memory(new_id(), "profile", "Lives in Oslo", quote="I live in Oslo", session_id=other.id,
+                                  message_id=said_there.id))
+        newer = c.store.supersede(city.id, Memory(new_id(), "profile", "Lives in Zqxholm (since 2026-04)",
+                                                  quote="We moved to Zqxholm", session_id=gone.id,
+                                                  message_id=moved.id), reason="moved")
+        by_hand = c.store.add(Memory(new_id(), "preference", "Likes quiet mornings", source="explicit"))
+
+        receipt = forget_conversation(c, gone.id)
+
+        assert receipt.verified, receipt
+        assert receipt.forgotten == [newer.id] and receipt.kept == [shared.id] and receipt.restored == [city.id]
+        stays = c.store.get(shared.id)
+        assert (stays.session_id, stays.message_id, stays.quote) == (other.id, said_there.id, "I love Zqxberries")
+        assert c.store.get(city.id).status == "active" and c.store.get(city.id).superseded_by is None
+        assert c.store.get(by_hand.id).content == "Likes quiet mornings"
+        assert traces(c, ["Zqxsummer", "zqxsummer", "I adore", "Zqxholm", "zqxholm", "new flat"]) == {}
+        assert {"memories", "pages"} <= set(traces(c, ["Lives in Oslo"])["Lives in Oslo"])
+    finally:
+        c.close()
+
+
+def test_the_command_prints_a_receipt_and_bad_input_is_one_sentence(cli, companion_env):
+    session = cli.json("say", "--json", "--wait-memory", "My tortoise is called Zqxshelly and she is forty.")["session"]
+    assert cli.json("memory", "list", "--json")
+    assert (companion_env / "prompt-state.bin").exists()
+    text = cli.run("sessions", "forget", session).stdout
+    assert f"forgot conversation {session}: 2 messages, 1 memory only it taught" in text
+    assert "verified: its text is in none of them" in text and PROMPT_CACHE_PLACE in text
+    assert cli.json("memory", "list", "--status", "all", "--json") == []
+    assert not (companion_env / "prompt-state.bin").exists()
+    for missing in (session, "s_nosuchthing"):  # twice, and never there
+        run = cli.run("sessions", "forget", missing, check=False)
+        assert run.returncode == 2 and run.stdout == "", run
+        assert run.stderr.count("\n") == 1 and f"No conversation has the id '{missing}'" in run.stderr
+
+
+def test_the_json_receipt_has_the_memory_receipts_fields_and_the_conversations(cli):
+    session = cli.json("say", "--json", "Good morning!")["session"]
+    receipt = cli.json("sessions", "forget", session, "--json")
+    assert {"forgotten", "verified", "checked", "found_in", "mentioned_in_sessions"} <= set(receipt)
+    assert receipt["session"] == session and receipt["messages"] == 2 and receipt["verified"] is True
+    assert receipt["forgotten"] == [] and receipt["kept"] == [] and receipt["restored"] == []
+    assert json.dumps(receipt) and cli.json("sessions", "list", "--json") == []
