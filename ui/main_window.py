@@ -19,15 +19,18 @@ from app.scheduler import ConsolidationScheduler
 from app.settings import Settings
 from memory import Memory
 from memory.learn import ExtractionResult
+from memory.storage import ConversationReceipt
 from ui import ask, window_state
 from ui.chat_controller import ChatController
 from ui.chat_view import ChatView
 from ui.composer import Composer
+from ui.conversation_receipt import conversation_receipt_html
 from ui.i18n import error_text, set_language, tr, tr_message
 from ui.memory_panel import MemoryPanel
 from ui.model_offer import ModelOffer
 from ui.models_dialog import ModelsDialog
 from ui.passphrase import PassphraseDialog
+from ui.private_banner import PrivateBanner
 from ui.sessions import SessionPane
 from ui.settings_dialog import SettingsDialog
 from ui.status import StatusIndicator
@@ -84,6 +87,7 @@ class MainWindow(QMainWindow):
         self.companion: Companion | None = None
         self.desk: MemoryDesk | None = None
         self.session_id: str | None = None
+        self.private = False  # the conversation shown is private: in memory only (app/private_conversation.py)
         self.model_name = ""
         self._reply_memories: list[Memory] = []
         self._first_text = False  # has the reply in progress shown any text yet
@@ -116,6 +120,8 @@ class MainWindow(QMainWindow):
         column.setSpacing(0)
         self.model_offer = ModelOffer(middle)
         column.addWidget(self.model_offer)
+        self.private_banner = PrivateBanner(middle)
+        column.addWidget(self.private_banner)
         column.addWidget(self.chat_view, 1)
         column.addWidget(self.composer)
         split = self.split = QSplitter(self)
@@ -152,9 +158,12 @@ class MainWindow(QMainWindow):
         self.settings_action = QAction(icon("settings"), "", self, shortcut=QKeySequence("Ctrl+,"))
         self.settings_action.setEnabled(False)
         self.models_action = QAction(icon("models"), "", self, enabled=False)
+        self.private_action = QAction(icon("private"), "", self, checkable=True, enabled=False,
+                                      shortcut=QKeySequence("Ctrl+Shift+N"))
+        self.private_action.setObjectName("privateAction")
         # "New chat" is the sidebar's button (one, not two); Ctrl+N stays through the action on the window.
         self.addAction(self.new_action)
-        for action in (self.memory_action, self.models_action, self.settings_action):
+        for action in (self.private_action, self.memory_action, self.models_action, self.settings_action):
             bar.addAction(action)
         self.addToolBar(Qt.ToolBarArea.TopToolBarArea, bar)
         QShortcut(QKeySequence("Esc"), self, activated=self.controller.stop)
@@ -162,6 +171,7 @@ class MainWindow(QMainWindow):
 
     def _connect(self) -> None:
         self.new_action.triggered.connect(self.new_chat)
+        self.private_action.toggled.connect(self.set_private)
         self.settings_action.triggered.connect(self.open_settings)
         self.models_action.triggered.connect(lambda: self.open_models().open())
         self.model_offer.showModels.connect(lambda: self.open_models().open())
@@ -172,6 +182,7 @@ class MainWindow(QMainWindow):
         self.sessions.sessionChosen.connect(self.choose_session)
         self.sessions.renameRequested.connect(self.rename_session)
         self.sessions.deleteRequested.connect(self.delete_session)
+        self.sessions.forgetRequested.connect(self.forget_session)
         self.chat_view.memoryClicked.connect(self.show_memory)
         self.panel.errorShown.connect(lambda message: self._show_state("error", message))
         self.panel.sessionRequested.connect(self.open_session)
@@ -202,11 +213,15 @@ class MainWindow(QMainWindow):
         self.settings_action.setText(tr("Settings"))
         self.models_action.setText(tr("Models"))
         self.models_action.setToolTip(tr("Download a better chat model, or choose another"))
+        self.private_action.setText(tr("Private conversation"))
+        self.private_action.setToolTip(tr("A conversation that is not saved and teaches {name} nothing "
+                                          "(Ctrl+Shift+N)", name=name))
         self.dock.setWindowTitle(tr("What {name} remembers", name=name))
         self.dock_title.label.setText(self.dock.windowTitle())
         self.dock_title.close_button.setToolTip(tr("Close the memory panel (Ctrl+M)"))
         self.chat_view.companion_name = self.composer.companion_name = self.panel.companion_name = name
-        for part in (self.chat_view, self.composer, self.sessions, self.panel, self.model_offer):
+        self.private_banner.companion_name = name
+        for part in (self.chat_view, self.composer, self.sessions, self.panel, self.model_offer, self.private_banner):
             part.retranslate()
         self._update_state()
 
@@ -228,6 +243,7 @@ class MainWindow(QMainWindow):
         self.composer.setEnabled(True)
         self.settings_action.setEnabled(True)
         self.models_action.setEnabled(True)
+        self.private_action.setEnabled(True)
         self.model_offer.check(self.home, companion.settings, self.model_override)
         self.panel.attach(self.desk, self.db_worker)
         if companion.folder_warning:  # the data folder is open to other accounts: say so where privacy is shown
@@ -287,13 +303,15 @@ class MainWindow(QMainWindow):
         """Another process wrote (e.g. `companion say`): show the memories, the list and this conversation anew."""
         self.panel.refresh()
         self.refresh_sessions()
-        if self.session_id is not None and not self.controller.replying:
+        if self.session_id is not None and not self.controller.replying and not self.private:
             self.choose_session(self.session_id)
 
     def new_chat(self) -> None:
         """An empty conversation; it becomes a session with its first message."""
         if self.controller.replying:
             return
+        if self.private:  # a new private conversation: the one shown is gone
+            self.controller.end_private()
         self.session_id = None
         self.sessions.select(None)
         self.chat_view.clear()
@@ -304,6 +322,7 @@ class MainWindow(QMainWindow):
         if self.desk is None or self.controller.replying:
             self.sessions.select(self.session_id)
             return
+        self.private_action.setChecked(False)  # a saved conversation is never continued privately
         self.session_id = session_id
         self.db_worker.run(lambda: self.desk.conversation(session_id),
                            lambda found: self.session_id == session_id and self.chat_view.show_conversation(*found))
@@ -333,6 +352,46 @@ class MainWindow(QMainWindow):
             self.new_chat()
         self.db_worker.run(lambda: self.desk.delete_session(session_id), lambda _: self.refresh_sessions())
 
+    def forget_session(self, session_id: str) -> None:
+        """Forget a conversation and every memory only it taught, after asking; the receipt shows in the panel."""
+        if self.desk is None or (self.controller.replying and session_id == self.session_id):
+            return
+        title = next((self.sessions.list.item(r).text() for r in range(self.sessions.list.count())
+                      if self.sessions.session_ids()[r] == session_id), "")
+        if not ask.confirm(self, tr("Forget this conversation"),
+                           tr("Forget this conversation? Its messages go, and so does every memory only it taught; "
+                              "a memory another conversation also supports stays. This cannot be undone."),
+                           tr("Forget")):
+            return
+        if session_id == self.session_id:
+            self.new_chat()
+        desk = self.desk
+        self.db_worker.run(lambda: desk.forget_session(session_id), lambda done: self._conversation_forgotten(title, *done))
+
+    def _conversation_forgotten(self, title: str, receipt: ConversationReceipt, titles: dict[str, str]) -> None:
+        self.refresh_sessions()
+        self.panel.refresh()
+        self.panel.banner.show_note(lambda: conversation_receipt_html(receipt, title, titles),
+                                    warning=not receipt.verified, details="\n".join(receipt.checked))
+        self.dock.show()  # the proof is shown where forgetting a memory shows it
+
+    def set_private(self, private: bool) -> None:
+        """Start a private conversation, or end the one shown (it is gone; a new saved one begins). While a reply is
+        written the switch stays as it is."""
+        if private == self.private:
+            return
+        if self.controller.replying:
+            self.private_action.setChecked(self.private)
+            return
+        if self.private:
+            self.controller.end_private()
+        self.private = private
+        self.session_id = None  # either way a new conversation: the saved one shown stays in the list
+        self.sessions.select(None)
+        self.chat_view.clear()
+        self.private_banner.setVisible(private)
+        self.composer.set_private(private)
+        self.composer.input.setFocus()
     # -- chatting ------------------------------------------------------------------------------
     def send(self, text: str) -> None:
         """Show the message and start the reply."""
@@ -342,7 +401,7 @@ class MainWindow(QMainWindow):
         self.chat_view.begin_reply()
         self.composer.set_replying(True)
         self.sessions.list.setEnabled(False)
-        self.controller.send(self.session_id, text)
+        self.controller.send(self.session_id, text, private=self.private)
         self._update_state()
 
     def _reply_started(self, session_id: str, memories: list[Memory]) -> None:
