@@ -90,6 +90,8 @@ class Composer(QWidget):
     def set_private(self, private: bool) -> None:
         """Take the private conversation's colour (assets/style.qss) and say so in the empty box."""
         self.private = private
+        # The band around the box is painted only while private (a plain QWidget paints no stylesheet background).
+        self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, private)
         for widget in (self, self.input):
             widget.setProperty("private", private)
             widget.style().unpolish(widget)
