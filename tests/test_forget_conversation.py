@@ -120,3 +120,39 @@ def test_the_json_receipt_has_the_memory_receipts_fields_and_the_conversations(c
     assert receipt["session"] == session and receipt["messages"] == 2 and receipt["verified"] is True
     assert receipt["forgotten"] == [] and receipt["kept"] == [] and receipt["restored"] == []
     assert json.dumps(receipt) and cli.json("sessions", "list", "--json") == []
+
+
+def test_short_or_repeated_words_are_counted_not_searched_and_where_they_still_are_is_named(companion_env):
+    c = _open(companion_env)
+    try:
+        t = c.transcript
+        other, gone = t.create_session("Market"), t.create_session("Zqxplans for the weekend")
+        t.add_message(other.id, "user", "See you at the Zqxmarket tomorrow")
+        for text in ("ok", "See you at the Zqxmarket tomorrow", "My Zqxsecret plan is a surprise party"):
+            t.add_message(gone.id, "user", text)
+        receipt = forget_conversation(c, gone.id)
+        assert receipt.verified and receipt.messages == 3, receipt
+        assert receipt.unsearched == 2 and receipt.mentioned_in_sessions == [other.id]
+        assert traces(c, ["Zqxsecret", "zqxsecret", "Zqxplans", "zqxplans"]) == {}
+        assert "messages" in traces(c, ["Zqxmarket"])["Zqxmarket"]
+    finally:
+        c.close()
+
+
+def test_an_older_profile_gets_each_memorys_first_source_when_it_opens(companion_env):
+    c = _open(companion_env)
+    session = c.transcript.create_session("Before sources were kept")
+    said = c.transcript.add_message(session.id, "user", "I play the Zqxharp")
+    m = c.store.add(Memory(new_id(), "preference", "Plays the Zqxharp", quote="I play the Zqxharp",
+                           session_id=session.id, message_id=said.id))
+    with c.db.transaction() as conn:  # as a database made before migration m004 was
+        conn.execute("DROP TABLE memory_sources")
+        conn.execute("DELETE FROM _migrations WHERE name = 'm004_memory_sources'")
+    c.close()
+    c = _open(companion_env)
+    try:
+        assert c.db.read("SELECT memory_id, session_id, message_id, quote FROM memory_sources") == [
+            (m.id, session.id, said.id, "I play the Zqxharp")]
+        assert forget_conversation(c, session.id).forgotten == [m.id]
+    finally:
+        c.close()

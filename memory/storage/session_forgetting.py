@@ -9,6 +9,7 @@ from memory.storage import sources
 from memory.storage.forgetting import ForgetReceipt, forget, table_contains, wal_place
 from memory.storage.store import MemoryStore
 from memory.storage.transcript import Transcript
+from memory.text import index_text
 
 # A message this short ("ok", "谢谢") is in many places by chance: searching for it would prove nothing either way.
 MIN_SEARCHED_BYTES = 8
@@ -37,13 +38,15 @@ def forget_session(store: MemoryStore, transcript: Transcript, session_id: str) 
     except NotFound:
         raise NotFound(f"No conversation has the id {session_id!r}; it may have been forgotten or deleted "
                        "already (`companion sessions list` shows the ones there are).") from None
-    texts = {m.content for m in transcript.messages(session_id)} | {session.title}
+    messages = transcript.messages(session_id)
+    said = {m.content for m in messages if m.role == "user"} | {session.title}  # the user's own words
+    replies = {m.content for m in messages if m.role == "assistant"}
     linked = sources.learned_in(store.db, session_id)
     alone = [i for i in linked if sources.supporting_sessions(store.db, i) <= {session_id}]
     kept = [i for i in linked if i not in alone]
     with store.db.transaction() as conn:
         for memory_id in kept:
-            texts |= _drop_words(conn, store, session_id, memory_id)
+            said |= _drop_words(conn, store, session_id, memory_id)
         sources.leave(conn, session_id, kept)
         restored = _restore_replaced(store, alone)
         # The session prefix's layout names the conversation it was built for.
@@ -56,7 +59,7 @@ def forget_session(store: MemoryStore, transcript: Transcript, session_id: str) 
     out = ConversationReceipt(receipt.forgotten, not found_in, [], found_in,
                               [s for s in receipt.mentioned_in_sessions if s != session_id],
                               session=session_id, messages=n, kept=kept, restored=restored)
-    _verify_transcript(store, out, texts)
+    _verify_transcript(store, out, said, replies)
     out.checked.append(wal)
     return out
 
@@ -83,16 +86,23 @@ def _restore_replaced(store: MemoryStore, alone: list[str]) -> list[str]:
     return [r[0] for r in rows]
 
 
-def _verify_transcript(store: MemoryStore, receipt: ConversationReceipt, texts: set[str]) -> None:
-    """Search every table, the transcript's included, for the conversation's words that should be nowhere now."""
-    needles = []
-    for text in texts:
-        elsewhere = _still_said_in(store, text)
-        receipt.mentioned_in_sessions = sorted(set(receipt.mentioned_in_sessions) | elsewhere)
-        if len(text.encode("utf-8")) < MIN_SEARCHED_BYTES or elsewhere or _in_kept_memory(store, text):
+def _verify_transcript(store: MemoryStore, receipt: ConversationReceipt, said: set[str], replies: set[str]) -> None:
+    """Search every table, the transcript's included, for the conversation's words that should be nowhere now: each
+    text as written and as the full-text index stores it. The conversations that still hold the user's own words
+    are named in the receipt."""
+    needles: list[bytes] = []
+    for text in said | replies:
+        if len(text.encode("utf-8")) < MIN_SEARCHED_BYTES:
             receipt.unsearched += 1
-        else:
-            needles.append(text.encode("utf-8"))
+            continue
+        elsewhere = _still_said_in(store, text)
+        if elsewhere or _in_kept_memory(store, text):
+            receipt.unsearched += 1
+            if text in said:
+                receipt.mentioned_in_sessions = sorted(set(receipt.mentioned_in_sessions) | elsewhere)
+            continue
+        forms = {text.encode("utf-8"), index_text(text).encode("utf-8")}
+        needles += [form for form in forms if len(form) >= MIN_SEARCHED_BYTES]
     for (table,) in store.db.read("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"):
         receipt.checked.append(table)
         if needles and table_contains(store, table, needles) and table not in receipt.found_in:
