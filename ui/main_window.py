@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (QDockWidget, QHBoxLayout, QLabel, QMainWindow, QS
 from app.clock import Clock
 from app.companion import Companion
 from app.desktop import KeyNeeded, MemoryDesk, apply_settings, open_companion
+from app.jobs import BACKGROUND
 from app.keys import NO_KEYRING
 from app.scheduler import ConsolidationScheduler
 from app.settings import Settings
@@ -296,7 +297,7 @@ class MainWindow(QMainWindow):
     def _sessions_read(self, sessions: list) -> None:
         self.sessions.show_sessions(sessions, self.session_id)
         reopen, self._reopen_session = self._reopen_session, False
-        if reopen and sessions and self.session_id is None and not self.controller.replying:
+        if reopen and sessions and self.session_id is None and not self.controller.replying and not self.private:
             self.open_session(sessions[0].id)  # back where the user was, not an empty chat
 
     def _changed_elsewhere(self) -> None:
@@ -366,7 +367,11 @@ class MainWindow(QMainWindow):
         if session_id == self.session_id:
             self.new_chat()
         desk = self.desk
-        self.db_worker.run(lambda: desk.forget_session(session_id), lambda done: self._conversation_forgotten(title, *done))
+        # On the model worker behind the learning already queued, so that what its last message teaches is
+        # learned first and forgotten with it, not stored after the conversation is gone.
+        self.model_worker.run(lambda: desk.forget_session(session_id),
+                              lambda done: self._conversation_forgotten(title, *done),
+                              lambda exc: self._show_state("error", error_text(exc)), priority=BACKGROUND)
 
     def _conversation_forgotten(self, title: str, receipt: ConversationReceipt, titles: dict[str, str]) -> None:
         self.refresh_sessions()
@@ -392,6 +397,7 @@ class MainWindow(QMainWindow):
         self.private_banner.setVisible(private)
         self.composer.set_private(private)
         self.composer.input.setFocus()
+
     # -- chatting ------------------------------------------------------------------------------
     def send(self, text: str) -> None:
         """Show the message and start the reply."""

@@ -124,3 +124,17 @@ def test_forget_this_conversation_from_the_list_shows_its_receipt(make_window, q
     window.panel.banner.retranslate()
     assert "已遗忘对话“My tortoise”" in window.panel.banner.label.text()
     assert "只从它学到的 1 条记忆" in window.panel.banner.label.text()
+
+
+def test_a_conversation_forgotten_right_after_a_reply_takes_what_that_message_teaches(make_window, qtbot,
+                                                                                      companion_env, monkeypatch):
+    _profile(companion_env)
+    window = make_window()
+    _send(window, qtbot, "My tortoise is called Zqxshelly and she is forty.")
+    session = window.session_id
+    monkeypatch.setattr("ui.ask.confirm", lambda *a, **k: True)
+    window.forget_session(session)  # learning from that message is still queued or running
+    qtbot.waitUntil(lambda: "Forgot the conversation" in window.panel.banner.label.text(), timeout=60_000)
+    qtbot.waitUntil(lambda: window.controller.learning == 0, timeout=60_000)
+    assert "1 memory only it taught" in window.panel.banner.label.text()
+    assert [m.content for m in window.desk.all_memories()] == [KNOWN] and window.desk.sessions() == []
