@@ -145,9 +145,9 @@ def test_an_older_profile_gets_each_memorys_first_source_when_it_opens(companion
     said = c.transcript.add_message(session.id, "user", "I play the Zqxharp")
     m = c.store.add(Memory(new_id(), "preference", "Plays the Zqxharp", quote="I play the Zqxharp",
                            session_id=session.id, message_id=said.id))
-    with c.db.transaction() as conn:  # as a database made before migration m004 was
+    with c.db.transaction() as conn:  # as a database made before migration m005 was
         conn.execute("DROP TABLE memory_sources")
-        conn.execute("DELETE FROM _migrations WHERE name = 'm004_memory_sources'")
+        conn.execute("DELETE FROM _migrations WHERE name = 'm005_memory_sources'")
     c.close()
     c = _open(companion_env)
     try:

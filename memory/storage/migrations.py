@@ -74,7 +74,7 @@ def m003_memory_changes() -> str:
         """
 
 
-def m004_memory_sources() -> str:
+def m005_memory_sources() -> str:
     """Every conversation a memory was learned or heard again in (memory/storage/sources.py), so forgetting a
     conversation takes exactly the memories it alone supports. Filled from each memory's first source."""
     return """
@@ -89,7 +89,7 @@ def m004_memory_sources() -> str:
         """
 
 
-MIGRATIONS: list[Migration] = [m001_initial, m002_consolidation_log, m003_memory_changes, m004_memory_sources]
+MIGRATIONS: list[Migration] = [m001_initial, m002_consolidation_log, m003_memory_changes, m005_memory_sources]
 
 
 def migrate(db) -> list[str]:
