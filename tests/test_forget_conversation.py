@@ -156,3 +156,29 @@ def test_an_older_profile_gets_each_memorys_first_source_when_it_opens(companion
         assert forget_conversation(c, session.id).forgotten == [m.id]
     finally:
         c.close()
+
+
+def test_words_another_conversation_gave_a_memory_are_not_taken_for_a_trace(companion_env):
+    """"I love tea" from the forgotten conversation is inside "I love tea with milk", a deleted conversation's words on
+    another memory (deleting keeps what it taught): that is not the forgotten text left behind (the receipt said NOT
+    verified before)."""
+    c = _open(companion_env)
+    try:
+        t = c.transcript
+        gone, a, b = (t.create_session(f"Zqxchat {n}") for n in "GAB")
+        here = t.add_message(gone.id, "user", "Honestly, I love tea")
+        there = t.add_message(a.id, "user", "Tea is my thing")
+        milk = t.add_message(b.id, "user", "I love tea with milk")
+        tea = c.store.add(Memory(new_id(), "preference", "Loves tea", quote="I love tea", session_id=gone.id,
+                                 message_id=here.id))
+        record_sources(c.db, a.id, there.id, [(tea.id, "Tea is my thing")])
+        green = c.store.add(Memory(new_id(), "preference", "Drinks tea with milk", quote="Tea is my thing",
+                                   session_id=a.id, message_id=there.id))
+        record_sources(c.db, b.id, milk.id, [(green.id, "I love tea with milk")])
+        t.delete_session(b.id)  # deleted, not forgotten: what it taught stays, with its words
+        receipt = forget_conversation(c, gone.id)
+        assert receipt.verified and receipt.kept == [tea.id] and receipt.forgotten == [], receipt
+        assert c.store.get(tea.id).quote == "Tea is my thing"
+        assert traces(c, ["Honestly, I love tea", "honestly i love tea"]) == {}
+    finally:
+        c.close()

@@ -118,5 +118,6 @@ def _still_said_in(store: MemoryStore, text: str) -> set[str]:
 
 
 def _in_kept_memory(store: MemoryStore, text: str) -> bool:
-    return bool(store.db.read("SELECT 1 FROM memories WHERE instr(content, ?1) > 0 OR instr(quote, ?1) > 0 LIMIT 1",
-                              (text,)))
+    """Whether a memory that stays holds these words, in its note or in the words of any of its sources."""
+    return bool(store.db.read("SELECT 1 FROM memories WHERE instr(content, ?1) > 0 OR instr(quote, ?1) > 0 UNION "
+                              "SELECT 1 FROM memory_sources WHERE instr(quote, ?1) > 0 LIMIT 1", (text,)))
