@@ -90,12 +90,12 @@ class ChatController(QObject):
         if self.companion is not None and not self.replying:
             self.private_chat = ChatService(self.companion, private=True)
 
-    def anticipate(self, draft: str) -> None:
+    def anticipate(self, draft: str, private: bool = False) -> None:
         """Embed a paused draft on the model worker (after any chat request, before queued learning), so that
         sending it starts the reply sooner. Nothing while a reply streams: the worker is busy with it."""
         if self.replying or self.chat is None:
             return
-        chat = self.chat
+        chat = self.private_chat if private else self.chat  # the service that will send it holds its vectors
         # A failure costs nothing but the head start (sending embeds the message again), so it is only logged.
         self.worker.run(lambda: chat.anticipate(draft), None,
                         lambda exc: log.info("draft not embedded ahead: %s", exc), priority=SOON)

@@ -45,7 +45,11 @@ def test_a_private_conversation_is_unmistakable_saves_nothing_and_ends_when_swit
     assert window.composer.property("private") is True and window.composer.input.property("private") is True
     assert "Private conversation" in window.private_banner.title.text()
     assert "not saved" in window.composer.input.placeholderText()
-    _send(window, qtbot, SECRET)
+    qtbot.keyClicks(window.composer.input, SECRET)  # a paused draft is embedded ahead by the private service only
+    qtbot.waitUntil(lambda: window.controller.private_chat._anticipated is not None, timeout=30_000)
+    assert window.controller.chat._anticipated is None
+    with qtbot.waitSignal(window.controller.replyFinished, timeout=120_000):
+        qtbot.keyClick(window.composer.input, Qt.Key.Key_Return)
     _send(window, qtbot, "What is my cat called?")
     assert [b.text for b in window.chat_view.bubbles][::2] == [SECRET, "What is my cat called?"]
     private_id = window.session_id
