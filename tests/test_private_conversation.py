@@ -95,6 +95,7 @@ def test_a_private_conversation_uses_memories_and_its_own_history_but_writes_not
 def test_chat_private_in_the_terminal_leaves_no_trace(cli, profile):
     run = cli.run("chat", "--private", input=f"{SECRET}\nI also love Zqxberries a lot.\n/quit\n")
     assert "Private conversation" in run.stdout and run.stdout.count("Companion>") == 2
+    assert run.stdout.count("you (private)> ") == 3
     assert cli.json("sessions", "list", "--json") == []
     assert len(cli.json("memory", "list", "--status", "all", "--json")) == 1
     c = _open(profile)

@@ -57,12 +57,13 @@ def chat_loop(args, home, clock) -> int:
         chat = ChatService(c, private=args.private)
         session = None
         print(f"Chatting with {c.settings.companion_name}. Ctrl+C stops a reply; /quit or Ctrl+D leaves.")
+        prompt = "you (private)> " if args.private else "you> "  # said on every line while it lasts
         if args.private:
             print("Private conversation: nothing is saved or learned (memories are still used); "
                   "it is gone when you leave.")
         while True:
             try:
-                text = input("you> ").strip()
+                text = input(prompt).strip()
             except EOFError:
                 print()
                 return 0
