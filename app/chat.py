@@ -10,6 +10,7 @@ from typing import Callable, Iterator
 from app.companion import Companion
 from app.persona_language import conversation_language, message_language, ui_language
 from app.provenance_answer import RecordAnswer, record_answer
+from app.private_conversation import PrivateTranscript
 from app.session_notes import Note, SessionNotes
 from assets import system_prompt
 from memory import Memory, Message, NotFound, clean
@@ -17,6 +18,7 @@ from memory.learn import ExtractionResult
 from memory.recall import (MemoryPrefix, QueryVectors, build_prefix, prefix_is_current, query_vectors, restored_prefix,
                            save_layout, search_text, select)
 from memory.storage import FollowUpLog
+from memory.storage import record_sources
 from models.errors import EngineError
 
 RECALL = re.compile(
@@ -68,13 +70,16 @@ class PreparedTurn:
     learned: ExtractionResult | None = field(default=None)
     answer: RecordAnswer | None = None  # the reply built from the record, not generated (app/provenance_answer.py)
     answering: str | None = None  # the event memory a follow-up asked about, when this message answers it
+    private: bool = False  # a private conversation's turn: kept in memory, never learned from (app/private_conversation.py)
 
 
 class ChatService:
     """Runs turns for one Companion. Model calls must happen on the thread that owns the model."""
 
-    def __init__(self, companion: Companion):
+    def __init__(self, companion: Companion, private: bool = False):
         self.c = companion
+        self.private = private  # nothing of its conversations is written: app/private_conversation.py
+        self.transcript = PrivateTranscript(companion.transcript) if private else companion.transcript
         self._prefix: MemoryPrefix | None = None
         self._prefix_session: str | None = None
         self._anticipated: QueryVectors | None = None  # the draft being typed, embedded (`anticipate`)
@@ -91,7 +96,8 @@ class ChatService:
             new_session = held is None
         if held is None or not prefix_is_current(held, self.c.store, today, budget, new_session):
             held = build_prefix(self.c.store, today, budget, count)
-            save_layout(self.c.store, held, session_id)
+            if not self.private:
+                save_layout(self.c.store, held, session_id)
         self._prefix = held
         return held
 
@@ -124,7 +130,7 @@ class ChatService:
         if not text:
             from app.errors import UserError
             raise UserError("invalid_input", "The message is empty; type something to send.")
-        t = self.c.transcript
+        t = self.transcript
         session_id = session_id or t.create_session(_title(text)).id
         t.get_session(session_id)
         history = t.messages(session_id)
@@ -134,8 +140,8 @@ class ChatService:
         language = self.persona_language(history, text)
         fixed = self.fixed_prompt(language)
         user_message = t.add_message(session_id, "user", text)
-        turn = PreparedTurn(session_id, user_message, [], [], previous_reply, fixed, previous_user)
-        if replied_to is not None and history[-1] is replied_to:  # the answer to a follow-up is its event's outcome
+        turn = PreparedTurn(session_id, user_message, [], [], previous_reply, fixed, previous_user, private=self.private)
+        if replied_to is not None and history[-1] is replied_to and not self.private:  # answers a follow-up?
             turn.answering = FollowUpLog(self.c.db).asked_about(replied_to.id)
         turn.answer = record_answer(self.c, session_id, history, text, language)
         if turn.answer is not None:  # "how do you know that?": answered from the record; the model is not asked
@@ -187,7 +193,8 @@ class ChatService:
         early = [{"role": "system", "content": prefix}] if prefix else []
         late = [{"role": "system", "content": p} for p in (tail, recall) if p]
         messages = [{"role": "system", "content": fixed}] + early + past + late + [{"role": "user", "content": user_part}]
-        return messages, memories, 1 + len(early)
+        # No stable head in a private conversation: the engine then never writes its prompt cache file.
+        return messages, memories, 0 if self.private else 1 + len(early)
 
     def _recall_block(self, session_id: str, text: str) -> str:
         if not RECALL.search(text):
@@ -255,14 +262,15 @@ class ChatService:
         if mark:  # marked, so that reopened it reads as interrupted, not as typing in progress
             reply = f"{reply}\n\n{mark}" if reply else mark
         reply = reply or "(no reply)"
-        turn.assistant_message = self.c.transcript.add_message(turn.session_id, "assistant", reply, ids)
-        if turn.answer is None:  # naming where a memory came from is not using it
+        turn.assistant_message = self.transcript.add_message(turn.session_id, "assistant", reply, ids)
+        # naming where a memory came from is not using it; a private conversation leaves no trace, not even a use count
+        if turn.answer is None and not turn.private:
             self.c.store.mark_used(ids)
         return turn.assistant_message
 
     def learn(self, turn: PreparedTurn, use_model: bool | None = None) -> ExtractionResult:
         """Run the memory pipeline on the user's message (background work after the reply)."""
-        if not self.c.settings.memory_enabled or turn.answer is not None:  # a question about the record teaches nothing
+        if not self.c.settings.memory_enabled or turn.private or turn.answer is not None:
             return ExtractionResult()
         answering = None
         if turn.answering:
@@ -274,6 +282,9 @@ class ChatService:
             turn.user_message.content, turn.previous_reply, self.c.clock.today(),
             session_id=turn.session_id, message_id=turn.user_message.id, previous_user=turn.previous_user,
             answering=answering)
+        # Every conversation a memory was learned or heard again in: forgetting one takes what it alone taught.
+        record_sources(self.c.store.db, turn.session_id, turn.user_message.id,
+                       [(w.memory.id, w.candidate.quote if w.candidate else None) for w in turn.learned.written])
         return turn.learned
 
     def run(self, session_id: str | None, text: str, on_piece: Callable[[str], None] | None = None) -> PreparedTurn:

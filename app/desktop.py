@@ -8,13 +8,14 @@ from typing import Sequence
 
 from app.clock import Clock
 from app.companion import Companion
+from app.conversation_forget import forget_conversation
 from app.errors import UserError
 from app.keys import obtain_key
 from app.memory_service import HistoryStep, MemoryService
 from app.settings import Settings
 from memory import KeyWrong, Memory, Message, Session
 from memory.consolidation import ConsolidationResult
-from memory.storage import ForgetReceipt
+from memory.storage import ConversationReceipt, ForgetReceipt
 from models.errors import ModelError
 from models.resolve import check_gguf
 
@@ -171,6 +172,12 @@ class MemoryDesk:
     def delete_session(self, session_id: str) -> int:
         """Delete a session and its messages."""
         return self.c.transcript.delete_session(session_id)
+
+    def forget_session(self, session_id: str) -> tuple[ConversationReceipt, dict[str, str]]:
+        """Forget a conversation and what only it taught (app/conversation_forget.py); also the titles of the
+        conversations that hold the same words."""
+        receipt = forget_conversation(self.c, session_id)
+        return receipt, {s.id: s.title for s in self.sessions() if s.id in receipt.mentioned_in_sessions}
 
 
 def with_changes(memory: Memory, changes: dict) -> Memory:

@@ -23,7 +23,9 @@ from PySide6.QtWidgets import QWidget  # noqa: E402
 from app.clock import Clock  # noqa: E402
 from app.settings import Settings  # noqa: E402
 from memory.records import Memory  # noqa: E402
+from memory.storage import record_sources  # noqa: E402
 from memory.storage.store import new_id  # noqa: E402
+from ui import ask  # noqa: E402
 from ui.harness import settle, throwaway_window, wait_for  # noqa: E402
 from ui.i18n import set_language, tr  # noqa: E402
 from ui.main_window import MainWindow  # noqa: E402
@@ -68,6 +70,43 @@ def seed(window: MainWindow) -> tuple[dict[str, Memory], str]:
     other = transcript.create_session("Weekend plans")
     transcript.add_message(other.id, "user", "Any ideas for a rainy Sunday?")
     return made, session.id
+
+
+PRIVATE_CHAT = {
+    "en": ("I had a rough day at work and I just want to vent, without any of it being kept.",
+           "Of course, Mia. Nothing of this conversation is saved or learned. Tell me what happened."),
+    "zh_CN": ("今天上班很不顺，我只想发发牢骚，不想让你记住。", "好的，Mia。这次对话不会保存，也不会被记住。说说发生了什么吧。"),
+}
+
+
+def privacy_shots(window: MainWindow, out: Path) -> None:
+    """A private conversation in each language, then the receipt of forgetting a conversation in each."""
+    for language in LANGUAGES:
+        set_language(language)
+        window.retranslate()
+        window.private_action.setChecked(True)
+        said, reply = PRIVATE_CHAT[language]
+        window.chat_view.add_user_message(said)
+        window.chat_view.begin_reply()
+        window.chat_view.append_reply(reply)
+        window.chat_view.end_reply([])
+        save(window, out / shot_name("private-conversation", SIZES[0], language))
+        window.private_action.setChecked(False)
+    set_language("en")
+    window.retranslate()
+    c, weekend = window.desk.c, next(s.id for s in window.desk.sessions() if s.title == "Weekend plans")
+    said = c.transcript.add_message(weekend, "user", "When it rains we always play board games.")
+    games = c.store.add(Memory(new_id(), "preference", "Plays board games when it rains", session_id=weekend,
+                               message_id=said.id, quote="we always play board games"))
+    record_sources(c.db, weekend, said.id, [(games.id, games.quote)])
+    ask.confirm = lambda *_args, **_kw: True  # the question is the user's to answer; here it is answered yes
+    window.forget_session(weekend)
+    while not window.panel.banner.isVisible():
+        settle(100)
+    for language in LANGUAGES:
+        set_language(language)
+        window.retranslate()
+        save(window, out / shot_name("forget-conversation", SIZES[0], language))
 
 
 def save(widget: QWidget, path: Path) -> None:
@@ -164,6 +203,7 @@ def main() -> int:
         models.show()
         save(models, out / shot_name("models", SIZES[0], language))
         models.close()
+    privacy_shots(window, out)
     window.shutdown()
     answer_shots(out, tuple(args.languages))
     return 0

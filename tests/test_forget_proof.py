@@ -19,7 +19,8 @@ from memory.records import Memory
 from memory.storage.forgetting import forget
 from memory.storage.sqlcipher import connect
 from memory.storage.store import new_id
-from tests.support.sqlcipher_pages import plaintext, table_text
+from tests.support.sqlcipher_pages import plaintext
+from tests.support.traces import traces
 
 CONTROL = "Lives in Qingdao near the Badaguan villas"
 
@@ -29,19 +30,6 @@ def companion(companion_env):
     c = Companion(companion_env, Clock.parse("2026-11-29"))
     yield c
     c.close()
-
-
-def traces(c: Companion, needles: list[str]) -> dict[str, list[str]]:
-    """Where each needle still is: table names (through SQL) and 'pages' (the decrypted file + WAL)."""
-    tables = table_text(c.db.conn)
-    pages = plaintext(c.db_path, c.key.key)
-    found = {}
-    for needle in needles:
-        raw = needle.encode("utf-8")
-        where = [t for t, blob in tables.items() if raw in blob] + (["pages"] if raw in pages else [])
-        if where:
-            found[needle] = where
-    return found
 
 
 def _vector_bytes(c: Companion, memory_id: str) -> bytes:

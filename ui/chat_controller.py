@@ -51,6 +51,7 @@ class ChatController(QObject):
         self.worker = worker
         self.companion: Companion | None = None
         self.chat: ChatService | None = None
+        self.private_chat: ChatService | None = None  # the private conversation's, in memory only
         self._stop = threading.Event()
         self.replying = False
         self.last_cut = False  # the last reply was ended by the app (length limit or looping), for its mark
@@ -62,6 +63,7 @@ class ChatController(QObject):
         """Start serving an open profile and load its chat model in the background."""
         self.companion = companion
         self.chat = ChatService(companion)
+        self.private_chat = ChatService(companion, private=True)
         self.load_model()
 
     def load_model(self) -> None:
@@ -75,20 +77,27 @@ class ChatController(QObject):
         self.worker.run(self.companion.unload_chat_model, priority=CHAT)
         self.load_model()
 
-    def send(self, session_id: str | None, text: str) -> None:
-        """Start a turn: the reply streams through replyText; learning follows at background priority."""
+    def send(self, session_id: str | None, text: str, private: bool = False) -> None:
+        """Start a turn: the reply streams through replyText; learning follows at background priority (a private
+        conversation's turn is neither saved nor learned from)."""
         if self.replying or self.chat is None:
             return
         self.replying = True
         self._stop.clear()
-        self.worker.run(lambda: self._turn(session_id, text), self._turn_done, self._turn_failed, priority=CHAT)
+        chat = self.private_chat if private else self.chat
+        self.worker.run(lambda: self._turn(chat, session_id, text), self._turn_done, self._turn_failed, priority=CHAT)
 
-    def anticipate(self, draft: str) -> None:
+    def end_private(self) -> None:
+        """Close the private conversation: its messages, held only by its chat service, are dropped."""
+        if self.companion is not None and not self.replying:
+            self.private_chat = ChatService(self.companion, private=True)
+
+    def anticipate(self, draft: str, private: bool = False) -> None:
         """Embed a paused draft on the model worker (after any chat request, before queued learning), so that
         sending it starts the reply sooner. Nothing while a reply streams: the worker is busy with it."""
         if self.replying or self.chat is None:
             return
-        chat = self.chat
+        chat = self.private_chat if private else self.chat  # the service that will send it holds its vectors
         # A failure costs nothing but the head start (sending embeds the message again), so it is only logged.
         self.worker.run(lambda: chat.anticipate(draft), None,
                         lambda exc: log.info("draft not embedded ahead: %s", exc), priority=SOON)
@@ -97,13 +106,13 @@ class ChatController(QObject):
         """Stop the reply at the next piece; what was said so far is kept."""
         self._stop.set()
 
-    def _turn(self, session_id: str | None, text: str) -> PreparedTurn:
+    def _turn(self, chat: ChatService, session_id: str | None, text: str) -> PreparedTurn:
         """On the model worker: prepare, stream in batches, save."""
-        turn = self.chat.prepare(session_id, text)
+        turn = chat.prepare(session_id, text)
         self.replyStarted.emit(turn.session_id, list(turn.memories))
         batch, sent_at = [], time.monotonic()
         try:
-            for piece in self.chat.stream(turn, should_stop=self._stop.is_set):
+            for piece in chat.stream(turn, should_stop=self._stop.is_set):
                 batch.append(piece)
                 if time.monotonic() - sent_at >= BATCH_SECONDS:
                     self.replyText.emit("".join(batch))
@@ -112,8 +121,9 @@ class ChatController(QObject):
             if batch:
                 self.replyText.emit("".join(batch))
             turn.stopped = turn.stopped or self._stop.is_set()
-            self.chat.finish(turn)  # a failed or stopped reply is saved as far as it got
-            self._queue_learning(turn)  # also when the engine failed: the user's message is still learned from
+            chat.finish(turn)  # a failed or stopped reply is saved as far as it got
+            if not turn.private:  # also when the engine failed: the user's message is still learned from
+                self._queue_learning(turn)
         return turn
 
     def _queue_learning(self, turn: PreparedTurn) -> None:

@@ -83,7 +83,19 @@ class Composer(QWidget):
         layout.addWidget(self.input, 1)
         layout.addWidget(self.button, 0, Qt.AlignmentFlag.AlignBottom)
         self.replying = False
+        self.private = False
         self.companion_name = "Companion"
+        self.retranslate()
+
+    def set_private(self, private: bool) -> None:
+        """Take the private conversation's colour (assets/style.qss) and say so in the empty box."""
+        self.private = private
+        # The band around the box is painted only while private (a plain QWidget paints no stylesheet background).
+        self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, private)
+        for widget in (self, self.input):
+            widget.setProperty("private", private)
+            widget.style().unpolish(widget)
+            widget.style().polish(widget)
         self.retranslate()
 
     def set_replying(self, replying: bool) -> None:
@@ -100,7 +112,9 @@ class Composer(QWidget):
     def retranslate(self) -> None:
         """Set the texts in the current language."""
         # Until the profile is open the box takes no typing: it says so instead of swallowing keys unseen
-        self.input.setPlaceholderText(tr("Message {name}…", name=self.companion_name) if self.isEnabled()
+        message = (tr("Private message to {name} (not saved)…", name=self.companion_name) if self.private
+                   else tr("Message {name}…", name=self.companion_name))
+        self.input.setPlaceholderText(message if self.isEnabled()
                                       else tr("Opening your memories… you can type in a moment"))
         self.input.setToolTip(tr("Enter sends; Shift+Enter starts a new line"))
         self.button.setText(tr("Stop") if self.replying else tr("Send"))

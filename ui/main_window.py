@@ -15,21 +15,25 @@ from app.clock import Clock
 from app.companion import Companion
 from app.desktop import KeyNeeded, MemoryDesk, apply_settings, open_companion
 from app.follow_ups import Opening, open_conversation
+from app.jobs import BACKGROUND
 from app.keys import NO_KEYRING
 from app.provenance_answer import RecordAnswer
 from app.scheduler import ConsolidationScheduler
 from app.settings import Settings
 from memory import Memory
 from memory.learn import ExtractionResult
+from memory.storage import ConversationReceipt
 from ui import ask, window_state
 from ui.chat_controller import ChatController
 from ui.chat_view import ChatView
 from ui.composer import Composer
+from ui.conversation_receipt import conversation_receipt_html
 from ui.i18n import error_text, language, set_language, tr, tr_message
 from ui.memory_panel import MemoryPanel
 from ui.model_offer import ModelOffer
 from ui.models_dialog import ModelsDialog
 from ui.passphrase import PassphraseDialog
+from ui.private_banner import PrivateBanner
 from ui.record_actions import RecordActions
 from ui.sessions import SessionPane
 from ui.settings_dialog import SettingsDialog
@@ -87,6 +91,7 @@ class MainWindow(QMainWindow):
         self.companion: Companion | None = None
         self.desk: MemoryDesk | None = None
         self.session_id: str | None = None
+        self.private = False  # the conversation shown is private: in memory only (app/private_conversation.py)
         self.model_name = ""
         self._reply_memories: list[Memory] = []
         self._first_text = False  # has the reply in progress shown any text yet
@@ -119,6 +124,8 @@ class MainWindow(QMainWindow):
         column.setSpacing(0)
         self.model_offer = ModelOffer(middle)
         column.addWidget(self.model_offer)
+        self.private_banner = PrivateBanner(middle)
+        column.addWidget(self.private_banner)
         column.addWidget(self.chat_view, 1)
         column.addWidget(self.composer)
         split = self.split = QSplitter(self)
@@ -155,9 +162,12 @@ class MainWindow(QMainWindow):
         self.settings_action = QAction(icon("settings"), "", self, shortcut=QKeySequence("Ctrl+,"))
         self.settings_action.setEnabled(False)
         self.models_action = QAction(icon("models"), "", self, enabled=False)
+        self.private_action = QAction(icon("private"), "", self, checkable=True, enabled=False,
+                                      shortcut=QKeySequence("Ctrl+Shift+N"))
+        self.private_action.setObjectName("privateAction")
         # "New chat" is the sidebar's button (one, not two); Ctrl+N stays through the action on the window.
         self.addAction(self.new_action)
-        for action in (self.memory_action, self.models_action, self.settings_action):
+        for action in (self.private_action, self.memory_action, self.models_action, self.settings_action):
             bar.addAction(action)
         self.addToolBar(Qt.ToolBarArea.TopToolBarArea, bar)
         QShortcut(QKeySequence("Esc"), self, activated=self.controller.stop)
@@ -165,16 +175,18 @@ class MainWindow(QMainWindow):
 
     def _connect(self) -> None:
         self.new_action.triggered.connect(self.new_chat)
+        self.private_action.toggled.connect(self.set_private)
         self.settings_action.triggered.connect(self.open_settings)
         self.models_action.triggered.connect(lambda: self.open_models().open())
         self.model_offer.showModels.connect(lambda: self.open_models().open())
         self.composer.sendRequested.connect(self.send)
         self.composer.stopRequested.connect(self.controller.stop)
-        self.composer.draftPaused.connect(self.controller.anticipate)
+        self.composer.draftPaused.connect(lambda draft: self.controller.anticipate(draft, self.private))
         self.sessions.newRequested.connect(self.new_chat)
         self.sessions.sessionChosen.connect(self.choose_session)
         self.sessions.renameRequested.connect(self.rename_session)
         self.sessions.deleteRequested.connect(self.delete_session)
+        self.sessions.forgetRequested.connect(self.forget_session)
         self.chat_view.memoryClicked.connect(self.show_memory)
         self.panel.errorShown.connect(lambda message: self._show_state("error", message))
         self.panel.sessionRequested.connect(self.open_session)
@@ -205,11 +217,15 @@ class MainWindow(QMainWindow):
         self.settings_action.setText(tr("Settings"))
         self.models_action.setText(tr("Models"))
         self.models_action.setToolTip(tr("Download a better chat model, or choose another"))
+        self.private_action.setText(tr("Private conversation"))
+        self.private_action.setToolTip(tr("A conversation that is not saved and teaches {name} nothing "
+                                          "(Ctrl+Shift+N)", name=name))
         self.dock.setWindowTitle(tr("What {name} remembers", name=name))
         self.dock_title.label.setText(self.dock.windowTitle())
         self.dock_title.close_button.setToolTip(tr("Close the memory panel (Ctrl+M)"))
         self.chat_view.companion_name = self.composer.companion_name = self.panel.companion_name = name
-        for part in (self.chat_view, self.composer, self.sessions, self.panel, self.model_offer,
+        self.private_banner.companion_name = name
+        for part in (self.chat_view, self.composer, self.sessions, self.panel, self.model_offer, self.private_banner,
                      *self.chat_view.findChildren(RecordActions)):
             part.retranslate()
         self._update_state()
@@ -232,6 +248,7 @@ class MainWindow(QMainWindow):
         self.composer.setEnabled(True)
         self.settings_action.setEnabled(True)
         self.models_action.setEnabled(True)
+        self.private_action.setEnabled(True)
         self.model_offer.check(self.home, companion.settings, self.model_override)
         self.panel.attach(self.desk, self.db_worker)
         if companion.folder_warning:  # the data folder is open to other accounts: say so where privacy is shown
@@ -284,7 +301,7 @@ class MainWindow(QMainWindow):
     def _sessions_read(self, sessions: list) -> None:
         self.sessions.show_sessions(sessions, self.session_id)
         reopen, self._reopen_session = self._reopen_session, False
-        if reopen and sessions and self.session_id is None and not self.controller.replying:
+        if reopen and sessions and self.session_id is None and not self.controller.replying and not self.private:
             self.open_session(sessions[0].id)  # back where the user was, not an empty chat
         elif reopen and not sessions:
             self._offer_follow_up()  # the first conversation starts here
@@ -293,13 +310,15 @@ class MainWindow(QMainWindow):
         """Another process wrote (e.g. `companion say`): show the memories, the list and this conversation anew."""
         self.panel.refresh()
         self.refresh_sessions()
-        if self.session_id is not None and not self.controller.replying:
+        if self.session_id is not None and not self.controller.replying and not self.private:
             self.choose_session(self.session_id)
 
     def new_chat(self) -> None:
         """An empty conversation; it becomes a session with its first message."""
         if self.controller.replying:
             return
+        if self.private:  # a new private conversation: the one shown is gone
+            self.controller.end_private()
         self.session_id = None
         self.sessions.select(None)
         self.chat_view.clear()
@@ -308,7 +327,7 @@ class MainWindow(QMainWindow):
 
     def _offer_follow_up(self) -> None:
         """A new conversation may open with one follow-up about a remembered event (app/follow_ups.py)."""
-        if self.companion is None:
+        if self.companion is None or self.private:  # a follow-up opens a saved conversation: never in a private one
             return
         c, spoken = self.companion, "zh" if language() == "zh_CN" else "en"
         self.db_worker.run(lambda: open_conversation(c, spoken), self._follow_up_opened)
@@ -317,7 +336,7 @@ class MainWindow(QMainWindow):
         if opening is None:
             return
         self.refresh_sessions()
-        if self.session_id is None and not self.chat_view.bubbles and not self.controller.replying:
+        if self.session_id is None and not self.chat_view.bubbles and not self.controller.replying and not self.private:
             self.open_session(opening.session_id)  # shown like any reply, with the memory it came from
 
     def choose_session(self, session_id: str) -> None:
@@ -325,6 +344,7 @@ class MainWindow(QMainWindow):
         if self.desk is None or self.controller.replying:
             self.sessions.select(self.session_id)
             return
+        self.private_action.setChecked(False)  # a saved conversation is never continued privately
         self.session_id = session_id
         self.db_worker.run(lambda: self.desk.conversation(session_id),
                            lambda found: self.session_id == session_id and self.chat_view.show_conversation(*found))
@@ -354,6 +374,51 @@ class MainWindow(QMainWindow):
             self.new_chat()
         self.db_worker.run(lambda: self.desk.delete_session(session_id), lambda _: self.refresh_sessions())
 
+    def forget_session(self, session_id: str) -> None:
+        """Forget a conversation and every memory only it taught, after asking; the receipt shows in the panel."""
+        if self.desk is None or (self.controller.replying and session_id == self.session_id):
+            return
+        title = next((self.sessions.list.item(r).text() for r in range(self.sessions.list.count())
+                      if self.sessions.session_ids()[r] == session_id), "")
+        if not ask.confirm(self, tr("Forget this conversation"),
+                           tr("Forget this conversation? Its messages go, and so does every memory only it taught; "
+                              "a memory another conversation also supports stays. This cannot be undone."),
+                           tr("Forget")):
+            return
+        if session_id == self.session_id:
+            self.new_chat()
+        desk = self.desk
+        # On the model worker behind the learning already queued, so that what its last message teaches is
+        # learned first and forgotten with it, not stored after the conversation is gone.
+        self.model_worker.run(lambda: desk.forget_session(session_id),
+                              lambda done: self._conversation_forgotten(title, *done),
+                              lambda exc: self._show_state("error", error_text(exc)), priority=BACKGROUND)
+
+    def _conversation_forgotten(self, title: str, receipt: ConversationReceipt, titles: dict[str, str]) -> None:
+        self.refresh_sessions()
+        self.panel.refresh()
+        self.panel.banner.show_note(lambda: conversation_receipt_html(receipt, title, titles),
+                                    warning=not receipt.verified, details="\n".join(receipt.checked))
+        self.dock.show()  # the proof is shown where forgetting a memory shows it
+
+    def set_private(self, private: bool) -> None:
+        """Start a private conversation, or end the one shown (it is gone; a new saved one begins). While a reply is
+        written the switch stays as it is."""
+        if private == self.private:
+            return
+        if self.controller.replying:
+            self.private_action.setChecked(self.private)
+            return
+        if self.private:
+            self.controller.end_private()
+        self.private = private
+        self.session_id = None  # either way a new conversation: the saved one shown stays in the list
+        self.sessions.select(None)
+        self.chat_view.clear()
+        self.private_banner.setVisible(private)
+        self.composer.set_private(private)
+        self.composer.input.setFocus()
+
     # -- chatting ------------------------------------------------------------------------------
     def send(self, text: str) -> None:
         """Show the message and start the reply."""
@@ -363,7 +428,7 @@ class MainWindow(QMainWindow):
         self.chat_view.begin_reply()
         self.composer.set_replying(True)
         self.sessions.list.setEnabled(False)
-        self.controller.send(self.session_id, text)
+        self.controller.send(self.session_id, text, private=self.private)
         self._update_state()
 
     def _reply_started(self, session_id: str, memories: list[Memory]) -> None:

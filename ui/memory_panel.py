@@ -67,9 +67,10 @@ class ReceiptBanner(QFrame):
 # What the checked tables hold, in words (the full table list is in the receipt's tooltip).
 _PLACES = (("memory_history", "history"), ("memories_fts", "search index"), ("memory_vectors", "vector index"),
            ("memories", "memories"), ("consolidation_log", "tidy-up log"), ("meta", "summary index"),
-           ("write-ahead log", "write-ahead log"), ("prompt cache", "saved prompt state"))
-_PLACE_ORDER = ("memories", "history", "search index", "vector index", "tidy-up log", "summary index", "other tables",
-                "write-ahead log", "saved prompt state")
+           ("write-ahead log", "write-ahead log"), ("prompt cache", "saved prompt state"),
+           ("messages", "conversations"), ("sessions", "conversations"), ("memory_sources", "where memories came from"))
+_PLACE_ORDER = ("conversations", "memories", "history", "search index", "vector index", "where memories came from",
+                "tidy-up log", "summary index", "other tables", "write-ahead log", "saved prompt state")
 
 
 def places_in_words(checked: list[str]) -> str:
@@ -83,6 +84,12 @@ def receipt_html(receipt: ForgetReceipt, session_titles: dict[str, str] | None =
     """The forget receipt in words: how many, where it looked, whether the text is gone, where the user said it."""
     n = len(receipt.forgotten)
     lines = [f"<b>{tr('Forgot {n} memories.', n=n) if n != 1 else tr('Forgot 1 memory.')}</b>"]
+    return "<br>".join(lines + proof_lines(receipt, session_titles))
+
+
+def proof_lines(receipt: ForgetReceipt, session_titles: dict[str, str] | None = None) -> list[str]:
+    """A receipt's proof in words: where it looked and whether the text is gone, and where the user said it."""
+    lines = []
     if receipt.verified:
         lines.append(tr("Checked {count} places ({places}): the text is in none of them.",
                         count=len(receipt.checked), places=html.escape(places_in_words(receipt.checked))))
@@ -97,7 +104,7 @@ def receipt_html(receipt: ForgetReceipt, session_titles: dict[str, str] | None =
         lines.append((tr("Your own words are still in 1 conversation; delete it to remove them too.") if n == 1 else
                       tr("Your own words are still in {n} conversations; delete them to remove those too.", n=n))
                      + f" {links}")
-    return "<br>".join(lines)
+    return lines
 
 
 SKIPPED_SHOWN = 5

@@ -20,12 +20,14 @@ class SessionPane(QWidget):
         sessionChosen(str): the user picked this session.
         renameRequested(str): rename this session (the pane asks for the title itself).
         deleteRequested(str): delete this session (the window confirms).
+        forgetRequested(str): forget this session and what only it taught (the window confirms).
     """
 
     newRequested = Signal()
     sessionChosen = Signal(str)
     renameRequested = Signal(str)
     deleteRequested = Signal(str)
+    forgetRequested = Signal(str)
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -54,7 +56,9 @@ class SessionPane(QWidget):
         self.delete_action.setShortcut("Delete")
         self.delete_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self.delete_action.triggered.connect(lambda: self._emit_for_current(self.deleteRequested))
-        self.list.addActions([self.rename_action, self.delete_action])
+        self.forget_action = QAction(icon("delete"), "", self)
+        self.forget_action.triggered.connect(lambda: self._emit_for_current(self.forgetRequested))
+        self.list.addActions([self.rename_action, self.delete_action, self.forget_action])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 12, 10, 10)
         layout.setSpacing(8)
@@ -97,6 +101,8 @@ class SessionPane(QWidget):
         self.title.setText(tr("Conversations"))
         self.rename_action.setText(tr("Rename…"))
         self.delete_action.setText(tr("Delete…"))
+        self.forget_action.setText(tr("Forget this conversation…"))
+        self.forget_action.setToolTip(tr("Delete it and every memory only it taught, with proof"))
 
     def _clicked(self, item: QListWidgetItem) -> None:
         self.sessionChosen.emit(item.data(ID_ROLE))
@@ -114,4 +120,5 @@ class SessionPane(QWidget):
         menu = QMenu(self)
         menu.addAction(self.rename_action)
         menu.addAction(self.delete_action)
+        menu.addAction(self.forget_action)
         menu.exec(self.list.viewport().mapToGlobal(pos))

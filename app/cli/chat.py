@@ -6,23 +6,29 @@ import sys
 from app.chat import ChatService
 from app.cli.common import opened, print_json
 from app.follow_ups import open_conversation
+from app.errors import UserError
 from models.errors import EngineError
 
 
 def add_parsers(sub) -> None:
     """Add `chat` and `say` to the top-level sub-command parser."""
-    sub.add_parser("chat", help="chat in the terminal")
+    private_help = "a private conversation: not saved, nothing learned (memories are still used)"
+    sub.add_parser("chat", help="chat in the terminal").add_argument("--private", action="store_true", help=private_help)
     say_parser = sub.add_parser("say", help="send one message and print the reply")
     say_parser.add_argument("text")
     say_parser.add_argument("--session")
     say_parser.add_argument("--json", action="store_true")
     say_parser.add_argument("--wait-memory", action="store_true")
+    say_parser.add_argument("--private", action="store_true", help=private_help)
 
 
 def say(args, home, clock) -> int:
-    """One message, one reply; learning runs after the reply is printed."""
+    """One message, one reply; learning runs after the reply is printed (never with --private)."""
+    if args.private and args.session:
+        raise UserError("invalid_input", "A private conversation is never saved, so it cannot continue session "
+                                         f"{args.session}; leave out --session or --private.")
     with opened(args, home, clock) as c:
-        chat = ChatService(c)
+        chat = ChatService(c, private=args.private)
         stream_out = None if args.json else (lambda piece: print(piece, end="", flush=True))
         turn = chat.run(args.session, args.text, on_piece=stream_out)
         if not args.json:
@@ -33,13 +39,14 @@ def say(args, home, clock) -> int:
                 for w in learned.written:
                     print(f"learned ({w.action}): {w.memory.content}")
                 if not learned.written:
-                    print("learned nothing new")
+                    print("learned nothing: this conversation is private" if args.private else "learned nothing new")
             return 0
         written = []
         if args.wait_memory:
             written = [w.to_json() for w in chat.learn(turn).written]
-        print_json({"session": turn.session_id, "reply": turn.reply.strip(),
-                    "memories_used": [m.id for m in turn.memories], "memories_written": written})
+        print_json({"session": None if args.private else turn.session_id, "reply": turn.reply.strip(),
+                    "memories_used": [m.id for m in turn.memories], "memories_written": written,
+                    "private": args.private})
         if not args.wait_memory:
             chat.learn(turn)
     return 0
@@ -48,12 +55,16 @@ def say(args, home, clock) -> int:
 def chat_loop(args, home, clock) -> int:
     """Chat in the terminal; Ctrl+C stops a reply, Ctrl+D or /quit leaves."""
     with opened(args, home, clock) as c:
-        chat = ChatService(c)
+        chat = ChatService(c, private=args.private)
         print(f"Chatting with {c.settings.companion_name}. Ctrl+C stops a reply; /quit or Ctrl+D leaves.")
-        session = _follow_up(c)
+        prompt = "you (private)> " if args.private else "you> "  # said on every line while it lasts
+        if args.private:  # no follow-up either: it would open a saved conversation
+            print("Private conversation: nothing is saved or learned (memories are still used); "
+                  "it is gone when you leave.")
+        session = None if args.private else _follow_up(c)
         while True:
             try:
-                text = input("you> ").strip()
+                text = input(prompt).strip()
             except EOFError:
                 print()
                 return 0

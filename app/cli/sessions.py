@@ -1,9 +1,10 @@
-"""`companion sessions list|show ID|delete ID`: the chat sessions kept as raw signal."""
+"""`companion sessions list|show ID|delete ID|forget ID`: the chat sessions kept as raw signal."""
 from __future__ import annotations
 
 from dataclasses import asdict
 
 from app.cli.common import opened, print_json
+from app.conversation_forget import forget_conversation, receipt_lines
 
 
 def add_parsers(sub, parser_class) -> None:
@@ -15,6 +16,9 @@ def add_parsers(sub, parser_class) -> None:
     show.add_argument("id")
     show.add_argument("--json", action="store_true")
     ses.add_parser("delete").add_argument("id")
+    forget = ses.add_parser("forget", help="forget a conversation and every memory only it taught (prints a receipt)")
+    forget.add_argument("id")
+    forget.add_argument("--json", action="store_true")
 
 
 def sessions_list(args, home, clock) -> int:
@@ -50,5 +54,16 @@ def sessions_delete(args, home, clock) -> int:
     return 0
 
 
+def sessions_forget(args, home, clock) -> int:
+    """Forget one conversation: its messages, the memories only it taught, its words elsewhere; print the receipt."""
+    with opened(args, home, clock) as c:
+        receipt = forget_conversation(c, args.id)
+    if args.json:
+        print_json(receipt.to_json())
+    else:
+        print("\n".join(receipt_lines(receipt)))
+    return 0
+
+
 COMMANDS = {("sessions", "list"): sessions_list, ("sessions", "show"): sessions_show,
-            ("sessions", "delete"): sessions_delete}
+            ("sessions", "delete"): sessions_delete, ("sessions", "forget"): sessions_forget}

@@ -47,6 +47,7 @@ def forget(store: MemoryStore, memory_ids: list[str]) -> ForgetReceipt:
             vectors.delete(conn, rid)  # every vector space
             conn.execute("DELETE FROM memory_history WHERE memory_id = ?", (m.id,))
             conn.execute("DELETE FROM follow_ups WHERE memory_id = ?", (m.id,))
+            conn.execute("DELETE FROM memory_sources WHERE memory_id = ?", (m.id,))
             conn.execute("DELETE FROM memories WHERE rid = ?", (rid,))
             # A memory that this one had superseded points at nothing now.
             conn.execute("UPDATE memories SET superseded_by = NULL WHERE superseded_by = ?", (m.id,))
@@ -73,12 +74,19 @@ def _scrub_shared_quotes(conn, quotes: list[str]) -> None:
     """
     if not quotes:
         return
+    for rid, quote in conn.execute("SELECT rid, quote FROM memory_sources WHERE quote IS NOT NULL").fetchall():
+        if _overlaps(quote, quotes):
+            conn.execute("UPDATE memory_sources SET quote = NULL WHERE rid = ?", (rid,))
     for memory_id, quote in conn.execute("SELECT id, quote FROM memories WHERE quote IS NOT NULL").fetchall():
-        if any(quote in q or q in quote for q in quotes):
+        if _overlaps(quote, quotes):
             conn.execute("UPDATE memories SET quote = NULL WHERE id = ?", (memory_id,))
             for column in ("before", "after"):
                 conn.execute(f"UPDATE memory_history SET {column} = json_set({column}, '$.quote', NULL) "
                              f"WHERE memory_id = ? AND {column} IS NOT NULL", (memory_id,))
+
+
+def _overlaps(quote: str, quotes: list[str]) -> bool:
+    return any(quote in q or q in quote for q in quotes)
 
 
 def _scrub_logs(conn, ids: set[str], texts: set[str]) -> None:
@@ -106,27 +114,37 @@ def _verify(store: MemoryStore, ids: list[str], texts: set[str], wal_clean: bool
         if table in _TRANSCRIPT_TABLES or table.startswith("messages_fts_"):
             continue
         checked.append(table)
-        if _table_contains(store, table, needles):
+        if table_contains(store, table, needles):
             found_in.append(table)
     sessions = _sessions_mentioning(store, texts)
-    checked.append("write-ahead log (checkpointed)" if wal_clean else "write-ahead log")
-    if not wal_clean:  # a reader pinned older pages there; they go when it closes and the WAL is checkpointed
-        found_in.append("write-ahead log (another connection is still reading it)")
+    wal, held = wal_place(wal_clean)
+    checked.append(wal)
+    found_in.extend([held] if held else [])
     return ForgetReceipt(forgotten=ids, verified=not found_in, checked=checked, found_in=found_in,
                          mentioned_in_sessions=sessions)
 
 
-def _table_contains(store: MemoryStore, table: str, needles: list[bytes]) -> bool:
+def wal_place(wal_clean: bool) -> tuple[str, str | None]:
+    """The write-ahead log as a place checked, and as a place the text may still be when it was not checkpointed
+    (a reader pinned older pages there; they go when it closes and the WAL is checkpointed)."""
+    if wal_clean:
+        return "write-ahead log (checkpointed)", None
+    return "write-ahead log", "write-ahead log (another connection is still reading it)"
+
+
+def table_contains(store: MemoryStore, table: str, needles: list[bytes]) -> bool:
+    """Whether any value in the table holds one of the needles (a table SQL cannot scan counts as clean)."""
     try:
         rows = store.db.read(f'SELECT * FROM "{table}"')
     except OperationalError:  # virtual tables that cannot be scanned directly are covered by their shadow tables
         return False
-    for row in rows:
-        for value in row:
-            raw = value.encode("utf-8") if isinstance(value, str) else value if isinstance(value, bytes) else None
-            if raw and any(n in raw for n in needles):
-                return True
-    return False
+    values = [value.encode("utf-8") if isinstance(value, str) else value
+              for row in rows for value in row if isinstance(value, (str, bytes)) and value]
+    # The values joined by a NUL byte, which stored text never holds (clean() drops control characters), so no needle
+    # matches across two values: each needle is one search of the table instead of one per value (forgetting a
+    # conversation of 100 messages in a profile of 50 conversations and 2,000 memories: 5.7 s -> 1.1 s, one run each).
+    blob = b"\0".join(values)
+    return any(n in blob if b"\0" not in n else any(n in v for v in values) for n in needles)
 
 
 def _sessions_mentioning(store: MemoryStore, texts: set[str]) -> list[str]:

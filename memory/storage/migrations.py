@@ -85,7 +85,23 @@ def m004_follow_ups() -> str:
         """
 
 
-MIGRATIONS: list[Migration] = [m001_initial, m002_consolidation_log, m003_memory_changes, m004_follow_ups]
+def m005_memory_sources() -> str:
+    """Every conversation a memory was learned or heard again in (memory/storage/sources.py), so forgetting a
+    conversation takes exactly the memories it alone supports. Filled from each memory's first source."""
+    return """
+        CREATE TABLE memory_sources (
+            rid INTEGER PRIMARY KEY, memory_id TEXT NOT NULL, session_id TEXT NOT NULL, message_id TEXT,
+            quote TEXT, at TEXT NOT NULL, UNIQUE (memory_id, session_id, message_id)
+        );
+        CREATE INDEX memory_sources_session ON memory_sources(session_id);
+        CREATE INDEX memory_sources_memory ON memory_sources(memory_id);
+        INSERT INTO memory_sources(memory_id, session_id, message_id, quote, at)
+            SELECT id, session_id, message_id, quote, created_at FROM memories WHERE session_id IS NOT NULL;
+        """
+
+
+MIGRATIONS: list[Migration] = [m001_initial, m002_consolidation_log, m003_memory_changes, m004_follow_ups,
+                               m005_memory_sources]
 
 
 def migrate(db) -> list[str]:
