@@ -143,7 +143,8 @@ class ChatService:
         turn = PreparedTurn(session_id, user_message, [], [], previous_reply, fixed, previous_user, private=self.private)
         if replied_to is not None and history[-1] is replied_to and not self.private:  # answers a follow-up?
             turn.answering = FollowUpLog(self.c.db).asked_about(replied_to.id)
-        turn.answer = record_answer(self.c, session_id, history, text, language)
+        # answered in the language the question was asked in ("你怎么知道的？" in an English conversation)
+        turn.answer = record_answer(self.c, session_id, history, text, message_language(text) or language)
         if turn.answer is not None:  # "how do you know that?": answered from the record; the model is not asked
             turn.memories = turn.answer.memories
             return turn

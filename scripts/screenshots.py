@@ -129,7 +129,7 @@ def shot_name(kind: str, size: tuple[int, int], language: str) -> str:
 FOLLOW_UP_EVENT = {"en": ("event", "Job interview on 2026-12-04", dict(event_date="2026-12-04", importance=0.9,
                                                                      quote="I have a job interview on Friday", created_at="2026-11-29T10:00:00")),
                    "zh_CN": ("event", "2026-12-04去医院面试", dict(event_date="2026-12-04", importance=0.9,
-                                                              quote="我周五去医院面试"))}
+                                                              quote="我周五去医院面试", created_at="2026-11-29T10:00:00"))}
 HOW_DO_YOU_KNOW = {"en": "How do you know that?", "zh_CN": "你怎么知道的？"}
 
 
@@ -143,7 +143,10 @@ def answer_shots(out: Path, languages: tuple[str, ...]) -> None:
         category, content, extra = FOLLOW_UP_EVENT[language]
         window.desk.c.store.add(Memory(new_id(), category, content, **extra))
         window.new_chat()
-        settle(800)
+        for _ in range(100):  # the follow-up is made on the database worker
+            if window.chat_view.remembered:
+                break
+            settle(100)
         window.chat_view.remembered[0].toggle.setChecked(True)
         save(window, out / shot_name("follow-up", SIZES[0], language))
         window.choose_session(session_id)

@@ -75,6 +75,14 @@ def test_in_chinese_with_the_words_said_in_this_conversation(cli, tmp_path):
         assert "**喜欢吃火锅** — 你 2026-11-20 直接添加的。" in answer["reply"]
 
 
+def test_asked_in_chinese_in_an_english_conversation_it_is_answered_in_chinese(cli, tmp_path):
+    cli.run("say", "Remember that I live in Leeds", "--wait-memory", today="2026-11-20")
+    asked = cli.json("say", "Where should I go for a walk this weekend?", "--json", today=TODAY)
+    answer = cli.json("say", "你怎么知道的？", "--session", asked["session"], "--json", today=TODAY,
+                      env=_missing_model(tmp_path))
+    assert answer["reply"].startswith("我上一条回复用到了这些记忆：")
+
+
 def test_a_memory_forgotten_since_is_only_counted(cli, tmp_path):
     a = cli.json("memory", "add", "Works as a nurse", "--category", "profile", "--json", today="2026-11-20")
     b = cli.json("memory", "add", "Lives in Leeds", "--category", "profile", "--json", today="2026-11-20")
