@@ -301,6 +301,8 @@ def _names_a_thing(text: str, m: re.Match) -> bool:
 def _en_n_from_day(m: re.Match, today: date, text: str) -> _Result | None:
     """ "a week from tomorrow", "6 weeks from saturday", "a week on Friday": a span counted from another day."""
     anchor = _scan(m["anchor"], today)
+    if _prev_word(text, m.start()) == "for":  # "staying for 2 weeks from next tuesday": how long, from that day
+        return None
     if not anchor or (m["con"] and anchor[0].mention.text.lower().startswith(("tom", "tmrw", "today", "the"))):
         return None
     n = 1 if _norm(m["n"]) in ("a", "an") else int(m["n"]) if m["n"].isdigit() else _NUMBERS[_norm(m["n"])]

@@ -448,6 +448,10 @@ def test_habits_and_look_alikes_are_no_dates(text):
     assert _found(text, "2026-09-20") == []
 
 
+def test_a_stay_for_weeks_from_a_day_starts_that_day():
+    assert _single("my mum's coming to stay for 2 weeks from next tuesday", "2026-09-20") == "2026-09-22"
+
+
 def test_a_date_written_into_chinese_words_stands_apart_from_a_latin_word():
     assert absolutize("下周三presentation终于结束了", date(2026, 9, 20))[0] == "2026-09-23 presentation终于结束了"
 
