@@ -128,7 +128,7 @@ class ModelRow(QFrame):
         marks = [tr("Recommended") if listing.recommended else "", tr("In use") if listing.in_use else "",
                  tr("Built in") if e.builtin else (tr("Downloaded") if listing.installed else "")]
         self.badges.setText("  ·  ".join(m for m in marks if m))
-        size = size_text(e.total_size) if e.total_size else tr("size not listed")
+        size = size_text(e.total_size) if e.total_size else tr("size known once the download starts")
         parts = [size, language_names(e.languages)]
         if e.ram_gb:
             parts.append(tr("needs about {gb} GB of memory", gb=f"{e.ram_gb:g}"))

@@ -4,6 +4,7 @@ catalog entry `test-smol`, via COMPANION_MODEL_CATALOG) from a real HTTP server 
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -12,7 +13,7 @@ from app.settings import Settings
 from models.download import Progress
 from tests.support.model_server import FILE, FILE_PATH, MB, SIZE, base_url, catalog_entry, write_catalog
 from ui.i18n import set_language
-from ui.model_texts import progress_text
+from ui.model_texts import progress_text, size_text
 from ui.models_dialog import ModelsDialog, still_stopping
 from ui.settings_dialog import SettingsDialog
 
@@ -154,8 +155,18 @@ def test_the_offer_shows_on_first_start_and_never_after_it_is_answered(make_wind
     assert offered is not None  # test-smol (98 MB, 0.5 GB of memory) fits any machine that runs these tests
     window = make_window(wait_model=False)
     offer = window.model_offer
-    assert offer.isVisible() and offer.label.text() == f"A better model for conversation is available: " \
-                                                       f"{offered.name}."
+    assert offered.entry.total_size and offered.free_disk_bytes  # the recommended model's size is in the catalog
+    size = re.escape(size_text(offered.entry.total_size))
+    assert offer.isVisible() and re.fullmatch(  # the free disk moves while others write to it: any measure
+        rf"A better model for conversation is available: {re.escape(offered.entry.name)}, a {size} download "
+        r"\([\d.]+ [KMG]?B free on this computer\)\.", offer.label.text())
+    set_language("zh_CN")
+    try:
+        offer.retranslate()
+        assert re.search(rf"需下载 {size}（这台电脑还有 [\d.]+ [KMG]?B 可用空间）", offer.label.text())
+    finally:
+        set_language("en")
+        offer.retranslate()
     offer.later_button.click()
     assert not offer.isVisible() and window.desk.c.settings.model_offer_dismissed
     assert json.loads((companion_env / "settings.json").read_text())["model_offer_dismissed"] is True
