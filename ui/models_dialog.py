@@ -137,7 +137,8 @@ class ModelRow(QFrame):
         self.fit.setProperty("fit", listing.fit.replace(" ", "_"))
         self.fit.style().unpolish(self.fit)
         self.fit.style().polish(self.fit)
-        self.download.setText(tr("Download"))
+        failed = self._note is not None and self._note[1] == "error"
+        self.download.setText(tr("Try again") if failed else tr("Download"))
         self.cancel.setText(tr("Cancel"))
         self.use.setText(tr("Use this model"))
         self.remove.setText(tr("Remove"))

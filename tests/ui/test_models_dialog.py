@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 
 import pytest
 
@@ -145,7 +146,7 @@ def test_a_failed_download_is_one_sentence_and_installs_nothing(qtbot, styled, c
     try:
         page.retranslate()
         assert ("校验值" if problem == "checksum" else "HTTP 404") in row.note.text()
-        assert page.windowTitle() == "模型" and row.download.text() == "下载"
+        assert page.windowTitle() == "模型" and row.download.text() == "重试"  # after a failure the button is Try again
     finally:
         set_language("en")
 
@@ -227,3 +228,35 @@ def test_use_bundled_in_settings_also_leaves_the_catalog_model(styled, qtbot, co
     dialog.bundled.click()
     assert dialog.settings().chat_model_id is None and dialog.settings().chat_model is None
     assert dialog.model_path.placeholderText().startswith("Bundled model:")
+
+
+def test_offline_is_one_sentence_in_the_ui_language_and_try_again_downloads_when_back(
+        qtbot, styled, companion_env, host, model_host, monkeypatch):
+    """Issue 37, item 9: no network is said as such (no errno, no checksum), with the mirror setting and Try again."""
+    with socket.socket() as s:  # a port where nothing listens on 127.0.0.1: refused, as with no network
+        s.bind(("127.0.0.1", 0))
+        down = f"http://127.0.0.1:{s.getsockname()[1]}"
+    monkeypatch.setenv("COMPANION_MODEL_MIRROR", down)
+    page = open_page(qtbot, companion_env)
+    for ident in ("test-smol", "qwen2.5-0.5b-instruct-q4_k_m"):  # a pinned checksum, and one asked of the host
+        row = page.rows[ident]
+        with qtbot.waitSignal(page.downloadEnded, timeout=10_000) as ended:
+            row.download.click()
+        assert ended.args == [ident, "failed"]
+        note = row.note.text()
+        assert note.startswith("Cannot connect to 127.0.0.1:") and "model_mirror" in note and "try again" in note
+        assert "Errno" not in note and "checksum" not in note and row.download.text() == "Try again"
+    set_language("zh_CN")
+    try:
+        page.retranslate()
+        note = row.note.text()
+        assert note.startswith("无法连接到 127.0.0.1:") and "镜像设置" in note and row.download.text() == "重试"
+        assert not any(word in note for word in ("Cannot", "offline", "Errno", "校验值"))
+    finally:
+        set_language("en")
+        page.retranslate()
+    monkeypatch.setenv("COMPANION_MODEL_MIRROR", base_url(model_host))  # the network is back
+    row = page.rows["test-smol"]
+    with qtbot.waitSignal(page.downloadEnded, timeout=DOWNLOAD_MS) as ended:
+        row.download.click()
+    assert ended.args == ["test-smol", "done"] and installed(companion_env, "test-smol")
