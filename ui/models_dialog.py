@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFrame, QGridLayout, QHBoxLayout, QLabel, QProgressBar,
                                QPushButton, QScrollArea, QVBoxLayout, QWidget)
 
@@ -225,7 +225,7 @@ class ModelsDialog(QDialog):
         self.headings = {kind: QLabel(self.canvas) for kind in ("chat", "embedding")}
         for heading in self.headings.values():
             heading.setObjectName("modelsHeading")
-        scroll = QScrollArea(self)
+        scroll = self.scroll = QScrollArea(self)
         scroll.setObjectName("modelsScroll")
         scroll.setWidgetResizable(True)
         scroll.setWidget(self.canvas)
@@ -304,8 +304,12 @@ class ModelsDialog(QDialog):
         run.progressed.connect(self._progressed)
         run.finished.connect(self._finished)
         run.failed.connect(self._failed)
-        self.rows[model_id].start_progress()
+        row = self.rows[model_id]
+        row.start_progress()
+        row.cancel.show()
+        row.cancel.setFocus()  # before Download hides: focus leaving the row scrolled the list to another one
         self.refresh()
+        QTimer.singleShot(0, lambda: self.scroll.ensureWidgetVisible(row, 0, 8))  # once the row has grown
         run.start()
 
     def cancel_download(self) -> None:

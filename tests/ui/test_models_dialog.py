@@ -260,3 +260,34 @@ def test_offline_is_one_sentence_in_the_ui_language_and_try_again_downloads_when
     with qtbot.waitSignal(page.downloadEnded, timeout=DOWNLOAD_MS) as ended:
         row.download.click()
     assert ended.args == ["test-smol", "done"] and installed(companion_env, "test-smol")
+
+
+def test_clicking_download_keeps_the_clicked_row_in_view(qtbot, styled, companion_env, host):
+    """Issue 37, item 10: the list scrolled away from the row whose Download was pressed."""
+    host.release.clear()
+    host.sticky[FILE_PATH] = f"stall:{1 * MB}"  # the download stays under way while the view is checked
+    page = open_page(qtbot, companion_env)
+    page.resize(760, 560)
+    page.activateWindow()
+    qtbot.waitUntil(page.isActiveWindow)
+    scroll = page.scroll
+    row = page.rows["test-smol"]
+    qtbot.waitUntil(lambda: scroll.verticalScrollBar().maximum() > 0)
+    bar = scroll.verticalScrollBar()
+    bar.setValue(row.y() + row.height() - scroll.viewport().height())  # the row sits on the bottom edge
+    qtbot.wait(50)
+
+    def in_view() -> bool:  # the whole row, its progress bar included
+        top = row.mapTo(scroll.viewport(), row.rect().topLeft()).y()
+        return top >= 0 and top + row.height() <= scroll.viewport().height()
+    assert in_view()
+    row.download.setFocus()
+    row.download.click()
+    qtbot.wait(100)
+    try:
+        assert row.cancel.isVisible() and row.progress.isVisible() and in_view()
+        assert row.cancel.hasFocus()  # focus stays in the row (it went to another row's button, which scrolled)
+    finally:
+        with qtbot.waitSignal(page.downloadEnded, timeout=30_000):
+            row.cancel.click()
+            host.release.set()
