@@ -10,6 +10,7 @@ import threading
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFrame, QGridLayout, QHBoxLayout, QLabel, QProgressBar,
                                QPushButton, QScrollArea, QVBoxLayout, QWidget)
 
@@ -183,6 +184,20 @@ class ModelRow(QFrame):
             self.note.style().polish(self.note)
 
 
+TITLE_BAR = 40  # room left for the dialog's own title bar and frame, which the window manager adds
+
+
+def fitting_height(parent: QWidget | None, wanted: int) -> int:
+    """`wanted`, or less so the page fits inside the window it opens over (an 800x600 one) and on the screen."""
+    limits = [wanted]
+    if parent is not None:
+        limits.append(parent.window().height() - TITLE_BAR)
+    screen = (parent.screen() if parent is not None else None) or QGuiApplication.primaryScreen()
+    if screen is not None:
+        limits.append(screen.availableGeometry().height() - TITLE_BAR)
+    return max(420, min(limits))
+
+
 class ModelsDialog(QDialog):
     """The Models page over one profile's live settings (the object the chat reads, saved on every choice).
 
@@ -203,8 +218,8 @@ class ModelsDialog(QDialog):
         self.run: DownloadRun | None = None
         self.rows: dict[str, ModelRow] = {}
         self.setObjectName("modelsDialog")
-        self.setMinimumSize(620, 520)
-        self.resize(760, 640)
+        self.setMinimumSize(620, 420)
+        self.resize(760, fitting_height(parent, 640))
         self.intro = QLabel(self)
         self.intro.setWordWrap(True)
         self.machine = QLabel(self)
