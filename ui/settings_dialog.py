@@ -31,6 +31,11 @@ class SettingsDialog(QDialog):
         for p in persona_names():
             self.persona.addItem(tr(p.replace("_", " ").capitalize()), p)
         self.persona.setCurrentIndex(max(0, self.persona.findData(settings.persona)))
+        self.persona_note = QLabel(self)  # how the chosen persona differs from the others, in one line
+        self.persona_note.setObjectName("dialogNote")
+        self.persona_note.setWordWrap(True)
+        self.persona.currentIndexChanged.connect(lambda _i: self._describe_persona())
+        self._describe_persona()
         self.language = QComboBox(self)
         self.language.addItem(tr("Automatic (system language)"), AUTO)
         for code, label in LANGUAGES.items():
@@ -69,6 +74,7 @@ class SettingsDialog(QDialog):
         companion = QFormLayout()
         companion.addRow(tr("Name"), self.name)
         companion.addRow(tr("Persona"), self.persona)
+        companion.addRow("", self.persona_note)
         companion.addRow(tr("Language"), self.language)
         browse = QPushButton(tr("Choose…"), self)
         browse.clicked.connect(self._browse)
@@ -108,6 +114,11 @@ class SettingsDialog(QDialog):
             layout.addWidget(box)
         layout.addWidget(where)
         layout.addWidget(self.buttons)
+
+    def _describe_persona(self) -> None:
+        summary = persona_summary(self.persona.currentData())
+        self.persona_note.setText(summary)
+        self.persona_note.setVisible(bool(summary))
 
     def _browse(self) -> None:
         start = self.model_path.text().strip() or str(Path.home())
@@ -181,6 +192,15 @@ class SettingsDialog(QDialog):
             consolidation_enabled=self.tidy_on.isChecked(),
             consolidation_hour=self.tidy_hour.value(),
         )
+
+
+def persona_summary(persona: str) -> str:
+    """One line on how a shipped persona (assets/personas) speaks, so the choice says what it changes."""
+    return {
+        "default": tr("Warm and down-to-earth, like a friend: curious about your life, chatty, in short paragraphs."),
+        "gentle": tr("Calm and soft-spoken: short, unhurried sentences and quiet encouragement; never presses you "
+                     "to say more."),
+    }.get(persona, "")
 
 
 # Chinese glyphs come from a fallback font taller than the Latin one the box is sized by: sized by this too.

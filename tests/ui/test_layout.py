@@ -136,3 +136,12 @@ def test_the_models_page_fits_a_600_pixel_tall_window(make_window, qtbot):
     qtbot.waitExposed(page)
     assert page.frameGeometry().height() <= 600 and page.height() <= 600
     assert page.minimumHeight() <= 600 - 40
+
+
+def test_the_count_sits_on_the_line_of_the_filters(make_window, qtbot):
+    """Issue 37, item 13: "5 of 5" sat at the top of the filters' line, off their middle."""
+    window = _window_with_panel(make_window, qtbot, 1280, 800)
+    panel = window.panel
+    middles = {_rect_in(w, window).center().y() for w in (panel.category, panel.status, panel.count)}
+    assert max(middles) - min(middles) <= 1, middles
+    assert panel.count.text() == "2 of 2"

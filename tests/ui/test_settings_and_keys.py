@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QLabel
 from app.companion import Companion
 from app.keys import NO_KEYRING
 from app.settings import ENGINE_HANG_RANGE, Settings
-from assets import ASSETS_DIR
+from assets import ASSETS_DIR, persona_names
 from memory.records import CATEGORIES, SOURCES, STATUSES
 from tests.ui.conftest import TODAY
 from ui.i18n import catalog, set_language, tr
@@ -284,3 +284,25 @@ def test_chinese_settings_are_not_clipped_in_number_boxes_or_the_model_field(sty
         assert field.width() >= field.fontMetrics().horizontalAdvance(field.placeholderText()) + 8
     finally:
         set_language("en")
+
+
+def test_each_persona_says_in_one_line_how_it_differs(styled, qtbot, tmp_path):
+    """Issue 37, item 13: "Default" and "Gentle" said nothing about what choosing one changes."""
+    assert persona_names() == ["default", "gentle"]
+    for language in ("en", "zh_CN"):
+        set_language(language)
+        try:
+            dialog = SettingsDialog(Settings(), tmp_path, "encrypted", "SmolLM2.gguf")
+            qtbot.addWidget(dialog)
+            dialog.show()
+            lines = {}
+            for persona in persona_names():
+                dialog.persona.setCurrentIndex(dialog.persona.findData(persona))
+                note = dialog.persona_note
+                assert note.isVisible() and note.text() and "\n" not in note.text(), persona
+                lines[persona] = note.text()
+            assert len(set(lines.values())) == len(lines)  # each says something of its own
+            assert ("Warm" in lines["default"] and "Calm" in lines["gentle"]) if language == "en" else \
+                ("温暖" in lines["default"] and "平静" in lines["gentle"])
+        finally:
+            set_language("en")
