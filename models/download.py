@@ -90,8 +90,8 @@ class Offline(ModelError):
 
 def offline_message(host: str) -> str:
     """The one sentence for a host that cannot be reached (no errno: the cause is the network, said plainly)."""
-    return (f"Cannot connect to {host}: this computer may be offline. Check the network connection or the "
-            "mirror setting (\"model_mirror\" in settings.json, or COMPANION_MODEL_MIRROR), then try again.")
+    return (f"Cannot connect to {host}: this computer may be offline; check the network connection or the mirror "
+            "setting (\"model_mirror\" in settings.json, or COMPANION_MODEL_MIRROR) and try again.")
 
 
 def check_reachable(url: str, timeout_s: float = 5.0) -> None:

@@ -246,11 +246,13 @@ def test_offline_is_one_sentence_in_the_ui_language_and_try_again_downloads_when
         note = row.note.text()
         assert note.startswith("Cannot connect to 127.0.0.1:") and "model_mirror" in note and "try again" in note
         assert "Errno" not in note and "checksum" not in note and row.download.text() == "Try again"
+        assert note.endswith(".") and ". " not in note  # one sentence
     set_language("zh_CN")
     try:
         page.retranslate()
         note = row.note.text()
         assert note.startswith("无法连接到 127.0.0.1:") and "镜像设置" in note and row.download.text() == "重试"
+        assert note.count("。") == 1 and note.endswith("。")
         assert not any(word in note for word in ("Cannot", "offline", "Errno", "校验值"))
     finally:
         set_language("en")
