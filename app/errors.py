@@ -29,6 +29,7 @@ CODES = frozenset({
     "model_unusable",       # a chat or embedding model cannot be used
     "engine_failed",        # the chat engine process crashed, was killed or hung (the next message restarts it)
     "unavailable",          # what was asked for is not available from here
+    "offline",              # a model host (or its mirror) cannot be reached: no network
 })
 
 

@@ -157,18 +157,28 @@ def remove_model(home: Path, settings: Settings, model_id: str, model_override: 
     return find(library.entries, model_id)
 
 
-def better_model_offer(home: Path, settings: Settings, model_override: str | None = None) -> CatalogEntry | None:
+@dataclass(frozen=True)
+class OfferedModel:
+    """The chat model offered once, with what the banner says about it: its download size and the free disk."""
+
+    entry: CatalogEntry
+    free_disk_bytes: int | None
+
+
+def better_model_offer(home: Path, settings: Settings, model_override: str | None = None) -> OfferedModel | None:
     """The recommended chat model to offer once, while only the bundled chat model is used and none other is
     downloaded and the offer was never answered; else None."""
     if settings.model_offer_dismissed or settings.chat_model_id or chat_file_override(model_override, settings):
         return None
     try:
-        listings = open_library(home, settings, model_override).list()
+        library = open_library(home, settings, model_override)
+        listings = library.list()
     except ModelError:  # a broken private catalog is the Models page's to report, not a start-up banner's
         return None
     if any(i.installed and i.entry.kind == "chat" and not i.entry.builtin for i in listings):
         return None
-    return next((i.entry for i in listings if i.recommended), None)
+    entry = next((i.entry for i in listings if i.recommended), None)
+    return OfferedModel(entry, library.machine.free_disk_bytes) if entry is not None else None
 
 
 def dismiss_model_offer(home: Path, settings: Settings) -> None:

@@ -274,8 +274,10 @@ def fit(entry: CatalogEntry, machine: Machine, installed: bool = False) -> str:
 
 
 def recommend(entries: Iterable[CatalogEntry], machine: Machine) -> CatalogEntry | None:
-    """The chat model to suggest: the largest that fits, Chinese-and-English ones first."""
+    """The chat model to suggest: the largest that fits, Chinese-and-English ones first, then one whose size
+    the catalog knows (so its disk fit was checked and the offer can say how large the download is)."""
     candidates = [e for e in entries if e.kind == "chat" and not e.builtin and fit(e, machine) == FITS]
     if not candidates:
         return None
-    return max(candidates, key=lambda e: ({"zh", "en"} <= set(e.languages), e.ram_gb or 0, e.id))
+    return max(candidates, key=lambda e: ({"zh", "en"} <= set(e.languages), e.total_size is not None,
+                                          e.ram_gb or 0, e.id))

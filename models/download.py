@@ -82,6 +82,30 @@ class DownloadCancelled(ModelError):
     """The user stopped the download; the `.part` stays so a later download resumes."""
 
 
+class Offline(ModelError):
+    """The model host cannot be resolved or connected to: the computer is offline, or the host (mirror) is down."""
+
+    code = "offline"
+
+
+def offline_message(host: str) -> str:
+    """The one sentence for a host that cannot be reached (no errno: the cause is the network, said plainly)."""
+    return (f"Cannot connect to {host}: this computer may be offline; check the network connection or the mirror "
+            "setting (\"model_mirror\" in settings.json, or COMPANION_MODEL_MIRROR) and try again.")
+
+
+def check_reachable(url: str, timeout_s: float = 5.0) -> None:
+    """Offline unless the host of `url` resolves and accepts a connection within `timeout_s`: asked before a
+    download, so no network is said at once instead of after every retry or as a missing checksum."""
+    split = urlsplit(url)
+    host = split.hostname or ""
+    port = split.port or (443 if split.scheme == "https" else 80)
+    try:
+        socket.create_connection((host, port), timeout=timeout_s).close()
+    except (OSError, UnicodeError):
+        raise Offline(offline_message(split.netloc or host)) from None
+
+
 class _Transient(Exception):
     """A failure worth retrying (5xx, connection dropped, stall)."""
 
@@ -181,7 +205,8 @@ def _open(url: str, offset: int, timeout: float) -> http.client.HTTPResponse:
         reason = getattr(e, "reason", e)
         if isinstance(reason, (socket.timeout, TimeoutError)):
             raise _Transient(f"{host} did not answer within {timeout:g} s") from None
-        raise _Transient(f"could not reach {host} ({reason})") from None
+        check_reachable(url, min(timeout, 5.0))  # no network: say so now, not after every retry
+        raise _Transient(f"the connection to {host} failed") from None
 
 
 def _start_offset(response: http.client.HTTPResponse, offset: int, expected: Expected) -> tuple[int, int | None]:

@@ -12,6 +12,7 @@ import builtins
 import json
 import os
 import shutil
+import socket
 import time
 import urllib.error
 import urllib.request
@@ -28,6 +29,7 @@ from models.download import (
     Expected,
     Progress,
     check_disk,
+    check_reachable,
     download,
     part_path,
 )
@@ -122,6 +124,7 @@ class ModelLibrary:
         if entry.builtin:
             return self._builtin_path(entry)
         if self._installed_record(entry) is None:
+            check_reachable(entry.files[0].url or "", min(self.policy.timeout_s, 5.0))
             expected = [self._expected(entry, f) for f in entry.files]
             folder = self.folder(entry.id)
             check_disk(folder, self._bytes_missing(entry, expected), self.policy)
@@ -281,7 +284,13 @@ def host_checksum(url: str, api_base: str | None, timeout_s: float) -> Expected 
     try:
         with urllib.request.urlopen(request, timeout=timeout_s) as response:
             listing = json.loads(response.read())
-    except (urllib.error.URLError, OSError, ValueError):
+    except urllib.error.HTTPError:
+        return None
+    except (urllib.error.URLError, OSError) as e:
+        if not isinstance(getattr(e, "reason", e), (socket.timeout, TimeoutError)):
+            check_reachable(tree, min(timeout_s, 5.0))  # an unreachable metadata host is no network, not "no checksum"
+        return None
+    except ValueError:
         return None
     for item in listing if isinstance(listing, list) else []:
         if isinstance(item, dict) and item.get("path") == path and item.get("type", "file") == "file":

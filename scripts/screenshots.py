@@ -5,12 +5,14 @@
 Runs offscreen unless QT_QPA_PLATFORM says otherwise (under Xvfb: QT_QPA_PLATFORM=xcb xvfb-run -s "-screen 0
 1440x900x24"; Chinese needs a CJK font such as fonts-noto-cjk). Each view at 1280x800 and 800x600, English and
 Chinese: main-window.png, memory-panel-800x600.png, settings-zh_CN.png, models.png, follow-up.png,
-how-do-you-know-zh_CN.png, … (`--views answers` renders only the last two kinds; `--languages en` one language).
+how-do-you-know-zh_CN.png, models-offline-800x600.png, memory-receipt-800x600-zh_CN.png, chinese-to-built-in.png,
+model-offer.png, … (`--views answers` or `--views fit` renders only those kinds; `--languages en` one language).
 """
 from __future__ import annotations
 
 import argparse
 import os
+import socket
 import sys
 from pathlib import Path
 
@@ -129,7 +131,8 @@ def shot_name(kind: str, size: tuple[int, int], language: str) -> str:
 FOLLOW_UP_EVENT = {"en": ("event", "Job interview on 2026-12-04", dict(event_date="2026-12-04", importance=0.9,
                                                                      quote="I have a job interview on Friday", created_at="2026-11-29T10:00:00")),
                    "zh_CN": ("event", "2026-12-04去医院面试", dict(event_date="2026-12-04", importance=0.9,
-                                                              quote="我周五去医院面试", created_at="2026-11-29T10:00:00"))}
+                                                              quote="我周五去医院面试",
+                                                              created_at="2026-11-29T10:00:00"))}
 HOW_DO_YOU_KNOW = {"en": "How do you know that?", "zh_CN": "你怎么知道的？"}
 
 
@@ -157,17 +160,80 @@ def answer_shots(out: Path, languages: tuple[str, ...]) -> None:
         window.shutdown()
 
 
+# Issue 37: the Models page offline, a forget receipt at 800x600, a Chinese message to the built-in model, and
+# the first-start offer with its size and the free disk.
+CHINESE_TO_BUNDLED = "我叫小林，在成都当护士，最爱吃火锅"
+
+
+def closed_port_url() -> str:
+    """A url on 127.0.0.1 where nothing listens: connecting is refused, as with no network (no real network)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return f"http://127.0.0.1:{sock.getsockname()[1]}"
+
+
+def fit_shots(out: Path, languages: tuple[str, ...]) -> None:
+    """models-offline, memory-receipt, chinese-to-built-in and model-offer, at 1280x800 and 800x600 per language."""
+    os.environ["COMPANION_MODEL_MIRROR"] = closed_port_url()
+    for language in languages:
+        set_language(language)
+        first = throwaway_window(Settings(companion_name="Juniper", language=language), Clock.parse("2026-11-29"),
+                                 SIZES[0], "companion-shots-")
+        for size in SIZES:
+            first.resize(*size)
+            save(first, out / shot_name("model-offer", size, language))
+        first.shutdown()
+        settings = Settings(companion_name="Juniper", model_offer_dismissed=True, language=language)
+        window = throwaway_window(settings, Clock.parse("2026-11-29"), SIZES[0], "companion-shots-")
+        made, session_id = seed(window)
+        window.refresh_sessions()
+        for size in SIZES:
+            window.resize(*size)
+            models = window.open_models()
+            models.show()
+            row = next(r for r in models.rows.values() if r.listing.recommended)
+            row.download.click()
+            wait_for(models.downloadEnded, 30_000)
+            models.scroll.ensureWidgetVisible(row)
+            save(models, out / shot_name("models-offline", size, language))
+            models.close()
+        window.new_chat()
+        settle(400)
+        window.send(CHINESE_TO_BUNDLED)
+        wait_for(window.controller.replyFinished, 60_000)
+        for size in SIZES:
+            window.dock.hide()
+            window.resize(*size)
+            save(window, out / shot_name("chinese-to-built-in", size, language))
+        window.choose_session(session_id)
+        for size in SIZES:
+            window.resize(*size)
+            window.show_memory(made["Sister Lily had a baby in November 2026"].id)
+            settle(300)
+            receipt = window.desk.forget_with_titles([made["Sister Lily had a baby in November 2026"].id])
+            window.panel._forgotten(receipt)
+            save(window, out / shot_name("memory-receipt", size, language))
+            made["Sister Lily had a baby in November 2026"] = window.desk.c.store.add(
+                Memory(new_id(), "relationship", "Sister Lily had a baby in November 2026", importance=0.8))
+        window.shutdown()
+    os.environ.pop("COMPANION_MODEL_MIRROR")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(ROOT / "docs" / "screenshots"))
-    parser.add_argument("--views", choices=("all", "answers"), default="all",
-                        help="answers: only the follow-up and 'how do you know' shots")
+    parser.add_argument("--views", choices=("all", "answers", "fit"), default="all",
+                        help="answers: only the follow-up and 'how do you know' shots; fit: only issue 37's (the "
+                             "Models page offline, a forget receipt, Chinese to the built-in model, the offer)")
     parser.add_argument("--languages", nargs="+", choices=LANGUAGES, default=list(LANGUAGES))
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     if args.views == "answers":
         answer_shots(out, tuple(args.languages))
+        return 0
+    if args.views == "fit":
+        fit_shots(out, tuple(args.languages))
         return 0
     set_language("en")
     # The offer of a better model belongs to a first start, not to this profile with a history.
@@ -209,6 +275,7 @@ def main() -> int:
     privacy_shots(window, out)
     window.shutdown()
     answer_shots(out, tuple(args.languages))
+    fit_shots(out, tuple(args.languages))
     return 0
 
 

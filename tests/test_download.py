@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import socket
 import threading
 import time
 from collections import namedtuple
@@ -16,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from models.chat import ChatModel
-from models.download import DownloadCancelled, DownloadPolicy, part_path
+from models.download import DownloadCancelled, DownloadPolicy, Expected, Offline, download, part_path
 from models.errors import ModelError
 from models.library import INSTALLED_NAME, PINS_NAME, ModelLibrary
 from models.resolve import BUNDLED_CHAT, sha256_file
@@ -274,3 +275,49 @@ def test_mirror_from_the_environment(tmp_path, monkeypatch, script, mirror):
     monkeypatch.setenv("COMPANION_MODEL_CATALOG", str(catalog))
     path = ModelLibrary(tmp_path / "data", policy=DownloadPolicy(timeout_s=2, retries=0)).get("test-smol")
     assert sha256_file(path) == BUNDLED_CHAT.sha256
+
+
+def closed_port_url() -> str:
+    """A url on 127.0.0.1 where nothing listens: a connection is refused, as with no network (no real network)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    return f"http://127.0.0.1:{port}"
+
+
+def said_offline(err: pytest.ExceptionInfo, started: float) -> None:
+    message = str(err.value)
+    assert message.startswith("Cannot connect to 127.0.0.1:") and "may be offline" in message
+    assert "Errno" not in message and "checksum" not in message and "tried" not in message
+    assert err.value.code == "offline" and time.monotonic() - started < 3  # at once, not after retries
+
+
+@pytest.mark.parametrize("pinned", [True, False])
+def test_no_network_is_said_at_once_before_any_checksum_question(tmp_path, monkeypatch, pinned):
+    """Issue 37, item 9: offline, one entry failed after ~30 s of retries with a raw errno and another at once
+    with "No checksum is known"; both now say the host cannot be reached, at once."""
+    one = entry() if pinned else entry(sha256=None, size=None)
+    lib = library(tmp_path, monkeypatch, closed_port_url(), one, retries=5, backoff_s=1.0)
+    started = time.monotonic()
+    with pytest.raises(Offline) as err:
+        lib.get("test-smol")
+    said_offline(err, started)
+    assert not (tmp_path / "data" / "models" / "test-smol").exists()
+
+
+def test_an_unreachable_metadata_host_is_no_network_not_a_missing_checksum(tmp_path, monkeypatch, script, mirror):
+    lib = library(tmp_path, monkeypatch, mirror, entry(sha256=None, size=None))
+    lib.api_base = closed_port_url()
+    started = time.monotonic()
+    with pytest.raises(Offline) as err:
+        lib.get("test-smol")
+    said_offline(err, started)
+    assert file_requests(script) == []
+
+
+def test_a_connection_that_fails_mid_way_is_checked_for_network_before_retrying(tmp_path):
+    started = time.monotonic()
+    with pytest.raises(Offline) as err:
+        download(closed_port_url() + f"{FILE_PATH}", tmp_path / FILE, Expected("sha256", BUNDLED_CHAT.sha256, SIZE,
+                 "the catalog"), DownloadPolicy(timeout_s=2.0, retries=5, backoff_s=1.0))
+    said_offline(err, started)

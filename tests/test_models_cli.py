@@ -3,6 +3,8 @@ local 127.0.0.1 host (tests/support/model_server.py) that serves the bundled mod
 from __future__ import annotations
 
 import json
+import socket
+import time
 
 import pytest
 
@@ -126,3 +128,16 @@ def test_use_a_downloaded_embedding_model(cli, catalog_env, model_script, models
     found = cli.json("memory", "search", "where does my sister live", "--json")["results"]
     assert found and "Lily" in found[0]["content"]
     assert listing(cli)["test-minilm"]["in_use"] and not listing(cli)["minilm-l6-v2"]["in_use"]
+
+
+def test_get_with_no_network_says_so_in_one_line_at_once(cli, catalog_env, monkeypatch):
+    """Issue 37, item 9: offline, `models get` said a raw errno after six tries, or 'No checksum is known'."""
+    with socket.socket() as s:  # nothing listens there: a refused connection, as with no network
+        s.bind(("127.0.0.1", 0))
+        monkeypatch.setenv("COMPANION_MODEL_MIRROR", f"http://127.0.0.1:{s.getsockname()[1]}")
+    for model_id in ("test-smol", "qwen2.5-0.5b-instruct-q4_k_m"):  # a pinned checksum, and one asked of the host
+        started = time.monotonic()
+        line = one_line_error(cli.run("models", "get", model_id, check=False))
+        assert time.monotonic() - started < 5, model_id
+        assert line.startswith("companion: Cannot connect to 127.0.0.1:") and "may be offline" in line
+        assert "Errno" not in line and "checksum" not in line and "COMPANION_MODEL_MIRROR" in line

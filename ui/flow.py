@@ -50,18 +50,26 @@ class FlowLayout(QLayout):
         return size + QSize(margins.left() + margins.right(), margins.top() + margins.bottom())
 
     def _arrange(self, rect: QRect, move: bool) -> int:
-        """Place the items (or only measure); returns the height they take."""
+        """Place the items (or only measure), each centred on its line's height; returns the height they take."""
         margins = self.contentsMargins()
         area = rect.adjusted(margins.left(), margins.top(), -margins.right(), -margins.bottom())
-        x, y, line_height = area.x(), area.y(), 0
+        lines: list[list[tuple[QLayoutItem, QPoint]]] = [[]]
+        heights = [0]
+        x, y = area.x(), area.y()
         for item in self._items:
             if item.widget() is not None and item.widget().isHidden():
                 continue
             hint = item.sizeHint()
-            if x + hint.width() > area.right() + 1 and line_height > 0:
-                x, y, line_height = area.x(), y + line_height + self._spacing, 0
-            if move:
-                item.setGeometry(QRect(QPoint(x, y), hint))
+            if x + hint.width() > area.right() + 1 and heights[-1] > 0:
+                x, y = area.x(), y + heights[-1] + self._spacing
+                lines.append([])
+                heights.append(0)
+            lines[-1].append((item, QPoint(x, y)))
             x += hint.width() + self._spacing
-            line_height = max(line_height, hint.height())
-        return y + line_height - rect.y() + margins.bottom()
+            heights[-1] = max(heights[-1], hint.height())
+        if move:  # a label beside taller boxes sits on their middle, not on their top edge
+            for line, height in zip(lines, heights):
+                for item, at in line:
+                    hint = item.sizeHint()
+                    item.setGeometry(QRect(at + QPoint(0, (height - hint.height()) // 2), hint))
+        return y + heights[-1] - rect.y() + margins.bottom()

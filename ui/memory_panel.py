@@ -5,7 +5,8 @@ import html
 from typing import Callable
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFrame, QHBoxLayout, QLabel, QLineEdit, QPushButton,
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFrame, QHBoxLayout, QLabel, QLineEdit, QMenu,
                                QToolButton, QVBoxLayout, QWidget)
 
 from app.desktop import MemoryDesk
@@ -22,6 +23,7 @@ from ui.style import icon
 from ui.workers import QtWorker
 
 SEARCH_DELAY_MS = 250
+ROW_SPACING = 6  # between the buttons of the action row
 STATUS_FILTERS = (*STATUS_WORDS.items(), ("off", "Off"), ("all", "All"))
 
 
@@ -183,23 +185,30 @@ class MemoryPanel(QWidget):
         self.banner = ReceiptBanner(self)
         self.banner.label.linkActivated.connect(
             lambda link: link.startswith("session:") and self.sessionRequested.emit(link.removeprefix("session:")))
+        # What is done to the selected memories sits in one row; what is done to all of them is in the "⋯" menu.
         self.buttons = {name: self._button(name, slot) for name, slot in (
             ("edit", self.edit_selected), ("pin", self.toggle_pin), ("disable", self.toggle_disabled),
-            ("history", self.show_history), ("delete", self.forget_selected), ("export", self.export),
-            ("import", self.import_), ("tidy", self.tidy_up), ("forget_all", self.forget_everything))}
-        self.buttons["forget_all"].setObjectName("forgetAllButton")
-        # Rows that wrap rather than cut a button off when the panel is narrow (an 800 px window).
-        filters, actions, files = FlowLayout(), FlowLayout(), FlowLayout()
+            ("history", self.show_history), ("delete", self.forget_selected))}
+        self.more = QToolButton(self)
+        self.more.setObjectName("panelMore")
+        self.more.setProperty("class", "panelButton")
+        self.more.setText("⋯")
+        self.more.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.more.setMenu(QMenu(self.more))
+        self.menu_actions = {name: self._menu_action(name, slot) for name, slot in (
+            ("export", self.export), ("import", self.import_), ("tidy", self.tidy_up),
+            ("forget_all", self.forget_everything))}
+        self.more.menu().insertSeparator(self.menu_actions["forget_all"])
+        # Rows that wrap rather than cut a button off when the panel is narrower still.
+        filters, actions = FlowLayout(), FlowLayout(spacing=ROW_SPACING)
         for widget in (self.category, self.status, self.count):
             filters.addWidget(widget)
-        for name in ("edit", "pin", "disable", "history", "delete"):
-            actions.addWidget(self.buttons[name])
-        for name in ("export", "import", "tidy", "forget_all"):
-            files.addWidget(self.buttons[name])
+        for widget in (*self.buttons.values(), self.more):
+            actions.addWidget(widget)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 10, 12, 12)
         layout.setSpacing(8)
-        for part in (self.search, filters, self.banner, self.table, self.empty, actions, files):
+        for part in (self.search, filters, self.banner, self.table, self.empty, actions):
             (layout.addLayout if isinstance(part, FlowLayout) else layout.addWidget)(part)
         layout.setStretchFactor(self.table, 1)
         layout.setStretchFactor(self.empty, 1)
@@ -219,12 +228,40 @@ class MemoryPanel(QWidget):
         table.selectionModel().selectionChanged.connect(lambda *_: self._update_buttons())
         return table
 
-    def _button(self, name: str, slot) -> QPushButton:
-        button = QPushButton(self)
+    def _button(self, name: str, slot) -> QToolButton:
+        button = QToolButton(self)
         button.setProperty("class", "panelButton")
-        button.setIcon(icon({"forget_all": "delete", "tidy": "tidy"}.get(name, name)))
+        button.setIcon(icon(name))
+        button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         button.clicked.connect(slot)
         return button
+
+    def _set_button_text(self, name: str, text: str) -> None:
+        """A row button's words, also its tooltip: in a narrow panel the row shows only the icons."""
+        self.buttons[name].setText(text)
+        self.buttons[name].setToolTip(text)
+
+    def _fit_actions(self) -> None:
+        """Words beside the icons when the whole row fits on one line, else icons alone (the words as tooltips)."""
+        margins = self.layout().contentsMargins()
+        room = self.width() - margins.left() - margins.right()
+        for button in self.buttons.values():
+            button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        row = [*self.buttons.values(), self.more]
+        needed = sum(b.sizeHint().width() for b in row) + ROW_SPACING * (len(row) - 1)
+        if needed > room:
+            for button in self.buttons.values():
+                button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt override)
+        super().resizeEvent(event)
+        self._fit_actions()
+
+    def _menu_action(self, name: str, slot) -> QAction:
+        action = self.more.menu().addAction(icon({"forget_all": "delete"}.get(name, name)), "")
+        action.setObjectName(name)
+        action.triggered.connect(lambda _checked=False: slot())
+        return action
 
     def retranslate(self) -> None:
         """Set the texts in the current language."""
@@ -244,12 +281,15 @@ class MemoryPanel(QWidget):
             self.status.addItem(tr(label), value)
         self.status.setCurrentIndex(self.status.findData(status))
         self.status.blockSignals(False)
-        for name, label in (("edit", "Edit…"), ("history", "History…"), ("delete", "Forget…"),
-                            ("export", "Export…"), ("import", "Import…"), ("tidy", "Tidy up now"),
+        for name, label in (("edit", "Edit…"), ("history", "History…"), ("delete", "Forget…")):
+            self._set_button_text(name, tr(label))
+        for name, label in (("export", "Export…"), ("import", "Import…"), ("tidy", "Tidy up now"),
                             ("forget_all", "Forget everything…")):
-            self.buttons[name].setText(tr(label))
-        self.buttons["tidy"].setToolTip(tr("Merge duplicates, settle contradictions and let old, unused memories "
-                                           "fade — what normally happens once a day"))
+            self.menu_actions[name].setText(tr(label))
+        self.more.setToolTip(tr("More: export, import, tidy up, forget everything"))
+        self.menu_actions["tidy"].setToolTip(tr("Merge duplicates, settle contradictions and let old, unused "
+                                                "memories fade — what normally happens once a day"))
+        self.more.menu().setToolTipsVisible(True)
         self.model.retranslate()
         self.banner.retranslate()
         self._update_buttons()
@@ -490,10 +530,12 @@ class MemoryPanel(QWidget):
         chosen = self.selected()
         for name in ("edit", "pin", "disable", "history", "delete"):
             self.buttons[name].setEnabled(bool(chosen))
-        self.buttons["pin"].setText(tr("Unpin") if chosen and all(m.pinned for m in chosen) else tr("Pin"))
-        self.buttons["disable"].setText(tr("Turn on") if chosen and all(m.disabled for m in chosen) else tr("Turn off"))
+        self._set_button_text("pin", tr("Unpin") if chosen and all(m.pinned for m in chosen) else tr("Pin"))
+        self._set_button_text("disable", tr("Turn on") if chosen and all(m.disabled for m in chosen)
+                              else tr("Turn off"))
+        self._fit_actions()
         nothing = self.desk is not None and self.model.rowCount() == 0
-        self.buttons["forget_all"].setEnabled(self.model.rowCount() > 0)
+        self.menu_actions["forget_all"].setEnabled(self.model.rowCount() > 0)
         self.table.setVisible(not nothing)
         self.empty.setVisible(nothing)
         self.empty.setText(tr("No memories yet. What you tell {name} that is worth keeping appears here.",

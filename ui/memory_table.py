@@ -1,4 +1,4 @@
-"""The memory panel's table: the words of a memory take the room left, and columns that do not fit are hidden."""
+"""The memory panel's table: the words of a memory take the room left; later columns that do not fit are hidden."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer
@@ -7,12 +7,14 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidge
 from ui.memory_model import CONTENT, FIELDS
 
 CONTENT_MIN_WIDTH = 200  # below this the words of a memory are cut to a few characters
+ALWAYS_SHOWN = FIELDS.index("disabled")  # Category, Status, Pinned and Off: reached by scrolling when narrow
 _WIDTHS = {"category": 100, "status": 90, "event_date": 92, "last_used_at": 92, "quote": 180, "importance": 80,
            "confidence": 80}
 
 
 class MemoryTable(QTableView):
-    """Rows of memories; never scrolls sideways: the content column stretches and the last columns hide first."""
+    """Rows of memories: the content column stretches, later columns hide first when narrow, and a table too
+    narrow for Category, Status, Pinned and Off scrolls sideways instead of cutting them off."""
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -21,7 +23,7 @@ class MemoryTable(QTableView):
         self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.setEditTriggers(QAbstractItemView.EditTrigger.EditKeyPressed |
                              QAbstractItemView.EditTrigger.SelectedClicked)
-        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.setAlternatingRowColors(True)
         self.setWordWrap(False)
         self.setShowGrid(False)
@@ -52,7 +54,8 @@ class MemoryTable(QTableView):
         return max(_WIDTHS.get(FIELDS[column], 0), text)
 
     def fit_columns(self) -> None:
-        """Show the columns, in order, that fit beside the content column; hide the rest."""
+        """Show the columns up to Off always, and the later ones, in order, that fit beside the content column;
+        when even the first ones do not fit, the content column keeps its least width and the table scrolls."""
         if self.model() is None:
             return
         room = self.viewport().width() - CONTENT_MIN_WIDTH
@@ -61,12 +64,17 @@ class MemoryTable(QTableView):
             if column == CONTENT:
                 continue
             needed = self.column_width(column)
-            fits = fits and needed <= room
+            fits = column <= ALWAYS_SHOWN or (fits and needed <= room)
             if fits:
                 room -= needed
                 self.setColumnWidth(column, needed)
             if self.isColumnHidden(column) == fits:
                 self.setColumnHidden(column, not fits)
+        mode = QHeaderView.ResizeMode.Stretch if room >= 0 else QHeaderView.ResizeMode.Fixed
+        if self.horizontalHeader().sectionResizeMode(CONTENT) != mode:
+            self.horizontalHeader().setSectionResizeMode(CONTENT, mode)
+        if mode == QHeaderView.ResizeMode.Fixed:
+            self.setColumnWidth(CONTENT, CONTENT_MIN_WIDTH)
 
     def resizeEvent(self, event) -> None:  # noqa: N802 (Qt override)
         super().resizeEvent(event)

@@ -7,9 +7,22 @@ from pathlib import Path
 from PySide6.QtCore import QSize, Signal
 from PySide6.QtWidgets import QBoxLayout, QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
-from app.model_choice import better_model_offer, dismiss_model_offer
+from app.model_choice import OfferedModel, better_model_offer, dismiss_model_offer
 from app.settings import Settings
 from ui.i18n import tr
+from ui.model_texts import size_text
+
+
+def offer_text(offer: OfferedModel) -> str:
+    """The banner's sentence: the model, how large its download is, and the free disk it goes to."""
+    name, size = offer.entry.name, offer.entry.total_size
+    if size is None:
+        return tr("A better model for conversation is available: {name}.", name=name)
+    if offer.free_disk_bytes is None:
+        return tr("A better model for conversation is available: {name}, a {size} download.", name=name,
+                  size=size_text(size))
+    return tr("A better model for conversation is available: {name}, a {size} download ({free} free on this "
+              "computer).", name=name, size=size_text(size), free=size_text(offer.free_disk_bytes))
 
 
 class ModelOffer(QFrame):
@@ -41,7 +54,7 @@ class ModelOffer(QFrame):
         layout.addLayout(self.buttons)
         self.show_button.clicked.connect(self._show_models)
         self.later_button.clicked.connect(self._answer)
-        self.model_name = ""
+        self.offer: OfferedModel | None = None
         self._home: Path | None = None
         self._settings: Settings | None = None
         self.hide()
@@ -49,15 +62,14 @@ class ModelOffer(QFrame):
     def check(self, home: Path, settings: Settings, model_override: str | None = None) -> bool:
         """Show the offer if it applies to this profile (`settings` is the profile's live object); True if shown."""
         self._home, self._settings = home, settings
-        entry = better_model_offer(home, settings, model_override)
-        self.model_name = entry.name if entry is not None else ""
+        self.offer = better_model_offer(home, settings, model_override)
         self.retranslate()
-        self.setVisible(entry is not None)
-        return entry is not None
+        self.setVisible(self.offer is not None)
+        return self.offer is not None
 
     def retranslate(self) -> None:
         """Every text in the current language."""
-        self.label.setText(tr("A better model for conversation is available: {name}.", name=self.model_name))
+        self.label.setText(offer_text(self.offer) if self.offer is not None else "")
         self.show_button.setText(tr("Show models"))
         self.later_button.setText(tr("Not now"))
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFrame, QGridLayout, QHBoxLayout, QLabel, QProgressBar,
                                QPushButton, QScrollArea, QVBoxLayout, QWidget)
 
@@ -128,7 +129,7 @@ class ModelRow(QFrame):
         marks = [tr("Recommended") if listing.recommended else "", tr("In use") if listing.in_use else "",
                  tr("Built in") if e.builtin else (tr("Downloaded") if listing.installed else "")]
         self.badges.setText("  ·  ".join(m for m in marks if m))
-        size = size_text(e.total_size) if e.total_size else tr("size not listed")
+        size = size_text(e.total_size) if e.total_size else tr("size known once the download starts")
         parts = [size, language_names(e.languages)]
         if e.ram_gb:
             parts.append(tr("needs about {gb} GB of memory", gb=f"{e.ram_gb:g}"))
@@ -137,7 +138,8 @@ class ModelRow(QFrame):
         self.fit.setProperty("fit", listing.fit.replace(" ", "_"))
         self.fit.style().unpolish(self.fit)
         self.fit.style().polish(self.fit)
-        self.download.setText(tr("Download"))
+        failed = self._note is not None and self._note[1] == "error"
+        self.download.setText(tr("Try again") if failed else tr("Download"))
         self.cancel.setText(tr("Cancel"))
         self.use.setText(tr("Use this model"))
         self.remove.setText(tr("Remove"))
@@ -182,6 +184,20 @@ class ModelRow(QFrame):
             self.note.style().polish(self.note)
 
 
+TITLE_BAR = 40  # room left for the dialog's own title bar and frame, which the window manager adds
+
+
+def fitting_height(parent: QWidget | None, wanted: int) -> int:
+    """`wanted`, or less so the page fits inside the window it opens over (an 800x600 one) and on the screen."""
+    limits = [wanted]
+    if parent is not None:
+        limits.append(parent.window().height() - TITLE_BAR)
+    screen = (parent.screen() if parent is not None else None) or QGuiApplication.primaryScreen()
+    if screen is not None:
+        limits.append(screen.availableGeometry().height() - TITLE_BAR)
+    return max(420, min(limits))
+
+
 class ModelsDialog(QDialog):
     """The Models page over one profile's live settings (the object the chat reads, saved on every choice).
 
@@ -202,8 +218,8 @@ class ModelsDialog(QDialog):
         self.run: DownloadRun | None = None
         self.rows: dict[str, ModelRow] = {}
         self.setObjectName("modelsDialog")
-        self.setMinimumSize(620, 520)
-        self.resize(760, 640)
+        self.setMinimumSize(620, 420)
+        self.resize(760, fitting_height(parent, 640))
         self.intro = QLabel(self)
         self.intro.setWordWrap(True)
         self.machine = QLabel(self)
@@ -224,7 +240,7 @@ class ModelsDialog(QDialog):
         self.headings = {kind: QLabel(self.canvas) for kind in ("chat", "embedding")}
         for heading in self.headings.values():
             heading.setObjectName("modelsHeading")
-        scroll = QScrollArea(self)
+        scroll = self.scroll = QScrollArea(self)
         scroll.setObjectName("modelsScroll")
         scroll.setWidgetResizable(True)
         scroll.setWidget(self.canvas)
@@ -303,8 +319,12 @@ class ModelsDialog(QDialog):
         run.progressed.connect(self._progressed)
         run.finished.connect(self._finished)
         run.failed.connect(self._failed)
-        self.rows[model_id].start_progress()
+        row = self.rows[model_id]
+        row.start_progress()
+        row.cancel.show()
+        row.cancel.setFocus()  # before Download hides: focus leaving the row scrolled the list to another one
         self.refresh()
+        QTimer.singleShot(0, lambda: self.scroll.ensureWidgetVisible(row, 0, 8))  # once the row has grown
         run.start()
 
     def cancel_download(self) -> None:

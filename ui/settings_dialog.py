@@ -5,7 +5,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QSize, QTimer
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QGroupBox, QHBoxLayout,
                                QLabel, QLayout, QLineEdit, QPushButton, QSpinBox, QVBoxLayout, QWidget)
 
@@ -31,12 +31,17 @@ class SettingsDialog(QDialog):
         for p in persona_names():
             self.persona.addItem(tr(p.replace("_", " ").capitalize()), p)
         self.persona.setCurrentIndex(max(0, self.persona.findData(settings.persona)))
+        self.persona_note = QLabel(self)  # how the chosen persona differs from the others, in one line
+        self.persona_note.setObjectName("dialogNote")
+        self.persona_note.setWordWrap(True)
+        self.persona.currentIndexChanged.connect(lambda _i: self._describe_persona())
+        self._describe_persona()
         self.language = QComboBox(self)
         self.language.addItem(tr("Automatic (system language)"), AUTO)
         for code, label in LANGUAGES.items():
             self.language.addItem(label, code)
         self.language.setCurrentIndex(max(0, self.language.findData(settings.language)))
-        self.model_path = QLineEdit(settings.chat_model or "", self)
+        self.model_path = WholePlaceholderEdit(settings.chat_model or "", self)
         self.model_path.setObjectName("modelPath")
         self.model_path.setPlaceholderText(tr("Catalog model: {name}", name=model_in_use) if settings.chat_model_id
                                            else tr("Bundled model: {name}", name=model_in_use))
@@ -69,6 +74,7 @@ class SettingsDialog(QDialog):
         companion = QFormLayout()
         companion.addRow(tr("Name"), self.name)
         companion.addRow(tr("Persona"), self.persona)
+        companion.addRow("", self.persona_note)
         companion.addRow(tr("Language"), self.language)
         browse = QPushButton(tr("Choose…"), self)
         browse.clicked.connect(self._browse)
@@ -108,6 +114,11 @@ class SettingsDialog(QDialog):
             layout.addWidget(box)
         layout.addWidget(where)
         layout.addWidget(self.buttons)
+
+    def _describe_persona(self) -> None:
+        summary = persona_summary(self.persona.currentData())
+        self.persona_note.setText(summary)
+        self.persona_note.setVisible(bool(summary))
 
     def _browse(self) -> None:
         start = self.model_path.text().strip() or str(Path.home())
@@ -183,6 +194,19 @@ class SettingsDialog(QDialog):
         )
 
 
+def persona_summary(persona: str) -> str:
+    """One line on how a shipped persona (assets/personas) speaks, so the choice says what it changes."""
+    return {
+        "default": tr("Warm and down-to-earth, like a friend: curious about your life, chatty, in short paragraphs."),
+        "gentle": tr("Calm and soft-spoken: short, unhurried sentences and quiet encouragement; never presses you "
+                     "to say more."),
+    }.get(persona, "")
+
+
+# Chinese glyphs come from a fallback font taller than the Latin one the box is sized by: sized by this too.
+_TALL_SAMPLE = "自动词元Ágy"
+
+
 def _spin(low: int, high: int, value: int, step: int = 1, suffix: str = "", special: str = "") -> QSpinBox:
     spin = QSpinBox()
     spin.setRange(low, high)
@@ -191,4 +215,21 @@ def _spin(low: int, high: int, value: int, step: int = 1, suffix: str = "", spec
     spin.setSuffix(suffix)
     if special:
         spin.setSpecialValueText(special)
+    frame = spin.sizeHint().height() - spin.fontMetrics().height()  # the box's own frame and padding
+    spin.setMinimumHeight(spin.fontMetrics().boundingRect(_TALL_SAMPLE).height() + frame + 2)  # +2: the inner edit
     return spin
+
+
+class WholePlaceholderEdit(QLineEdit):
+    """A line edit never narrower than its placeholder ("Bundled model: SmolLM2-135M-…" was cut short), measured
+    in the font it is drawn with (the stylesheet's, and a fallback font's for Chinese)."""
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt override)
+        hint = super().minimumSizeHint()
+        margins = self.textMargins()
+        needed = self.fontMetrics().horizontalAdvance(self.placeholderText()) + margins.left() + margins.right()
+        return QSize(max(hint.width(), needed + 16), hint.height())  # 16: the frame and the text's inner margin
+
+    def setPlaceholderText(self, text: str) -> None:  # noqa: N802 (Qt override)
+        super().setPlaceholderText(text)
+        self.updateGeometry()

@@ -29,7 +29,7 @@ def test_a_notice_on_screen_is_rewritten_when_the_language_changes(make_window, 
     window = make_window(wait_model=False)
     window.memory_action.trigger()
     with qtbot.waitSignal(window.panel.memoriesChanged, timeout=60_000):
-        window.panel.buttons["tidy"].click()
+        window.panel.menu_actions["tidy"].trigger()
     banner = window.panel.banner.label
     assert banner.text().startswith("Tidied up:")
     set_language("zh_CN")

@@ -159,7 +159,7 @@ def test_pin_disable_multi_select_forget_everything(make_window, qtbot, monkeypa
     asked = []
     monkeypatch.setattr("ui.ask.confirm", lambda *args, **k: asked.append(args[2]) or True)
     with qtbot.waitSignal(panel.memoriesChanged, timeout=10_000):
-        panel.buttons["forget_all"].click()
+        panel.menu_actions["forget_all"].trigger()
     assert "cannot be undone" in asked[0]
     qtbot.waitUntil(lambda: panel.model.rowCount() == 0, timeout=10_000)
     assert store.list(status="all") == [] and "Forgot 2 memories" in panel.banner.label.text()
@@ -220,14 +220,14 @@ def test_export_says_unencrypted_and_import_brings_memories_back(make_window, qt
     _add(store, "Birthday is on 12 March", "event", event_date="2027-03-12")
     target = tmp_path / "out.json"
     monkeypatch.setattr("ui.ask.export_path", lambda parent: (target, "json"))
-    panel.buttons["export"].click()
+    panel.menu_actions["export"].trigger()
     qtbot.waitUntil(lambda: panel.banner.isVisible(), timeout=10_000)
     assert "not encrypted" in panel.banner.label.text() and "does not remove it" in panel.banner.label.text()
     assert target.exists()
     window.desk.forget_everything()
     monkeypatch.setattr("ui.ask.import_path", lambda parent: target)
     with qtbot.waitSignal(panel.memoriesChanged, timeout=10_000):
-        panel.buttons["import"].click()
+        panel.menu_actions["import"].trigger()
     qtbot.waitUntil(lambda: panel.model.rowCount() == 1, timeout=10_000)
     assert "Imported 1 memories" in panel.banner.label.text()
 
@@ -241,7 +241,7 @@ def test_tidy_up_now_merges_duplicates_and_says_so(make_window, qtbot):
     panel.refresh()
     qtbot.waitUntil(lambda: panel.model.rowCount() == 2, timeout=10_000)
     with qtbot.waitSignal(panel.memoriesChanged, timeout=60_000):
-        panel.buttons["tidy"].click()
+        panel.menu_actions["tidy"].trigger()
     assert panel.banner.label.text().startswith("Tidied up:")
     qtbot.waitUntil(lambda: panel.proxy.rowCount() == len(store.list()), timeout=10_000)
 
@@ -277,7 +277,7 @@ def test_forgotten_memories_leave_the_open_conversation(make_window, qtbot, monk
     assert "green tea" not in text and "nurse" not in text and "Miso" in text and "2 memories used here have since been forgotten" in text
 
     with qtbot.waitSignal(window.panel.memoriesLoaded, timeout=10_000):
-        window.panel.buttons["forget_all"].click()
+        window.panel.menu_actions["forget_all"].trigger()
     text = line.details.text() + line.toggle.text()
     assert "Miso" not in text and "3 memories used here have since been forgotten" in text
 
@@ -325,13 +325,13 @@ def test_small_things_empty_state_quote_marks_and_the_export_folder(make_window,
     row = panel.model.row_of(quoted.id)
     assert panel.model.index(row, FIELDS.index("quote")).data() == "I just moved to Lyon"
     assert "“I just moved to Lyon”" in describe(panel.model.memory_at(row))
-    assert not panel.empty.isVisible() and panel.buttons["forget_all"].isEnabled()
+    assert not panel.empty.isVisible() and panel.menu_actions["forget_all"].isEnabled()
 
     monkeypatch.setattr("ui.ask.confirm", lambda *a, **k: True)
     with qtbot.waitSignal(panel.memoriesLoaded, timeout=10_000):
-        panel.buttons["forget_all"].click()
+        panel.menu_actions["forget_all"].trigger()
     assert panel.empty.isVisible() and "No memories yet" in panel.empty.text()
-    assert not panel.buttons["forget_all"].isEnabled()
+    assert not panel.menu_actions["forget_all"].isEnabled()
 
     starts = []
     folder = tmp_path / "exports"

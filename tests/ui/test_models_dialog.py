@@ -4,6 +4,8 @@ catalog entry `test-smol`, via COMPANION_MODEL_CATALOG) from a real HTTP server 
 from __future__ import annotations
 
 import json
+import re
+import socket
 
 import pytest
 
@@ -12,7 +14,7 @@ from app.settings import Settings
 from models.download import Progress
 from tests.support.model_server import FILE, FILE_PATH, MB, SIZE, base_url, catalog_entry, write_catalog
 from ui.i18n import set_language
-from ui.model_texts import progress_text
+from ui.model_texts import progress_text, size_text
 from ui.models_dialog import ModelsDialog, still_stopping
 from ui.settings_dialog import SettingsDialog
 
@@ -144,7 +146,7 @@ def test_a_failed_download_is_one_sentence_and_installs_nothing(qtbot, styled, c
     try:
         page.retranslate()
         assert ("校验值" if problem == "checksum" else "HTTP 404") in row.note.text()
-        assert page.windowTitle() == "模型" and row.download.text() == "下载"
+        assert page.windowTitle() == "模型" and row.download.text() == "重试"  # after a failure the button is Try again
     finally:
         set_language("en")
 
@@ -154,8 +156,18 @@ def test_the_offer_shows_on_first_start_and_never_after_it_is_answered(make_wind
     assert offered is not None  # test-smol (98 MB, 0.5 GB of memory) fits any machine that runs these tests
     window = make_window(wait_model=False)
     offer = window.model_offer
-    assert offer.isVisible() and offer.label.text() == f"A better model for conversation is available: " \
-                                                       f"{offered.name}."
+    assert offered.entry.total_size and offered.free_disk_bytes  # the recommended model's size is in the catalog
+    size = re.escape(size_text(offered.entry.total_size))
+    assert offer.isVisible() and re.fullmatch(  # the free disk moves while others write to it: any measure
+        rf"A better model for conversation is available: {re.escape(offered.entry.name)}, a {size} download "
+        r"\([\d.]+ [KMG]?B free on this computer\)\.", offer.label.text())
+    set_language("zh_CN")
+    try:
+        offer.retranslate()
+        assert re.search(rf"需下载 {size}（这台电脑还有 [\d.]+ [KMG]?B 可用空间）", offer.label.text())
+    finally:
+        set_language("en")
+        offer.retranslate()
     offer.later_button.click()
     assert not offer.isVisible() and window.desk.c.settings.model_offer_dismissed
     assert json.loads((companion_env / "settings.json").read_text())["model_offer_dismissed"] is True
@@ -216,3 +228,68 @@ def test_use_bundled_in_settings_also_leaves_the_catalog_model(styled, qtbot, co
     dialog.bundled.click()
     assert dialog.settings().chat_model_id is None and dialog.settings().chat_model is None
     assert dialog.model_path.placeholderText().startswith("Bundled model:")
+
+
+def test_offline_is_one_sentence_in_the_ui_language_and_try_again_downloads_when_back(
+        qtbot, styled, companion_env, host, model_host, monkeypatch):
+    """Issue 37, item 9: no network is said as such (no errno, no checksum), with the mirror setting and Try again."""
+    with socket.socket() as s:  # a port where nothing listens on 127.0.0.1: refused, as with no network
+        s.bind(("127.0.0.1", 0))
+        down = f"http://127.0.0.1:{s.getsockname()[1]}"
+    monkeypatch.setenv("COMPANION_MODEL_MIRROR", down)
+    page = open_page(qtbot, companion_env)
+    for ident in ("test-smol", "qwen2.5-0.5b-instruct-q4_k_m"):  # a pinned checksum, and one asked of the host
+        row = page.rows[ident]
+        with qtbot.waitSignal(page.downloadEnded, timeout=10_000) as ended:
+            row.download.click()
+        assert ended.args == [ident, "failed"]
+        note = row.note.text()
+        assert note.startswith("Cannot connect to 127.0.0.1:") and "model_mirror" in note and "try again" in note
+        assert "Errno" not in note and "checksum" not in note and row.download.text() == "Try again"
+        assert note.endswith(".") and ". " not in note  # one sentence
+    set_language("zh_CN")
+    try:
+        page.retranslate()
+        note = row.note.text()
+        assert note.startswith("无法连接到 127.0.0.1:") and "镜像设置" in note and row.download.text() == "重试"
+        assert note.count("。") == 1 and note.endswith("。")
+        assert not any(word in note for word in ("Cannot", "offline", "Errno", "校验值"))
+    finally:
+        set_language("en")
+        page.retranslate()
+    monkeypatch.setenv("COMPANION_MODEL_MIRROR", base_url(model_host))  # the network is back
+    row = page.rows["test-smol"]
+    with qtbot.waitSignal(page.downloadEnded, timeout=DOWNLOAD_MS) as ended:
+        row.download.click()
+    assert ended.args == ["test-smol", "done"] and installed(companion_env, "test-smol")
+
+
+def test_clicking_download_keeps_the_clicked_row_in_view(qtbot, styled, companion_env, host):
+    """Issue 37, item 10: the list scrolled away from the row whose Download was pressed."""
+    host.release.clear()
+    host.sticky[FILE_PATH] = f"stall:{1 * MB}"  # the download stays under way while the view is checked
+    page = open_page(qtbot, companion_env)
+    page.resize(760, 560)
+    page.activateWindow()
+    qtbot.waitUntil(page.isActiveWindow)
+    scroll = page.scroll
+    row = page.rows["test-smol"]
+    qtbot.waitUntil(lambda: scroll.verticalScrollBar().maximum() > 0)
+    bar = scroll.verticalScrollBar()
+    bar.setValue(row.y() + row.height() - scroll.viewport().height())  # the row sits on the bottom edge
+    qtbot.wait(50)
+
+    def in_view() -> bool:  # the whole row, its progress bar included
+        top = row.mapTo(scroll.viewport(), row.rect().topLeft()).y()
+        return top >= 0 and top + row.height() <= scroll.viewport().height()
+    assert in_view()
+    row.download.setFocus()
+    row.download.click()
+    qtbot.wait(100)
+    try:
+        assert row.cancel.isVisible() and row.progress.isVisible() and in_view()
+        assert row.cancel.hasFocus()  # focus stays in the row (it went to another row's button, which scrolled)
+    finally:
+        with qtbot.waitSignal(page.downloadEnded, timeout=30_000):
+            row.cancel.click()
+            host.release.set()

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QLabel
 from app.companion import Companion
 from app.keys import NO_KEYRING
 from app.settings import ENGINE_HANG_RANGE, Settings
-from assets import ASSETS_DIR
+from assets import ASSETS_DIR, persona_names
 from memory.records import CATEGORIES, SOURCES, STATUSES
 from tests.ui.conftest import TODAY
 from ui.i18n import catalog, set_language, tr
@@ -263,3 +263,46 @@ def test_a_broken_model_file_is_said_in_one_sentence(make_window, qtbot, compani
     qtbot.waitUntil(lambda: window.status.state == "error", timeout=60_000)
     assert str(broken) in window.status.text.text() and "Settings" in window.status.text.text()
     assert window.composer.isEnabled()  # memories and settings stay usable
+
+
+def test_chinese_settings_are_not_clipped_in_number_boxes_or_the_model_field(styled, qtbot, tmp_path):
+    """Issue 37, item 12: "自动" read "目动" (its top cut), the foot of "词元" was cut, and the model field showed
+    "Bundled model: S…"."""
+    set_language("zh_CN")
+    try:
+        dialog = SettingsDialog(Settings(), tmp_path, "encrypted", "SmolLM2-135M-Instruct.Q4_1.gguf")
+        qtbot.addWidget(dialog)
+        dialog.show()
+        qtbot.wait(50)
+        for spin in (dialog.n_ctx, dialog.n_threads, dialog.hang_seconds, dialog.tidy_hour):
+            edit = spin.lineEdit()
+            assert edit.height() >= edit.fontMetrics().boundingRect(edit.text()).height(), edit.text()
+            assert edit.width() >= edit.fontMetrics().horizontalAdvance(edit.text()), edit.text()
+        assert dialog.n_threads.lineEdit().text() == "自动" and "词元" in dialog.n_ctx.lineEdit().text()
+        field = dialog.model_path
+        assert field.placeholderText() == "内置模型：SmolLM2-135M-Instruct.Q4_1.gguf"
+        assert field.width() >= field.fontMetrics().horizontalAdvance(field.placeholderText()) + 8
+    finally:
+        set_language("en")
+
+
+def test_each_persona_says_in_one_line_how_it_differs(styled, qtbot, tmp_path):
+    """Issue 37, item 13: "Default" and "Gentle" said nothing about what choosing one changes."""
+    assert persona_names() == ["default", "gentle"]
+    for language in ("en", "zh_CN"):
+        set_language(language)
+        try:
+            dialog = SettingsDialog(Settings(), tmp_path, "encrypted", "SmolLM2.gguf")
+            qtbot.addWidget(dialog)
+            dialog.show()
+            lines = {}
+            for persona in persona_names():
+                dialog.persona.setCurrentIndex(dialog.persona.findData(persona))
+                note = dialog.persona_note
+                assert note.isVisible() and note.text() and "\n" not in note.text(), persona
+                lines[persona] = note.text()
+            assert len(set(lines.values())) == len(lines)  # each says something of its own
+            assert ("Warm" in lines["default"] and "Calm" in lines["gentle"]) if language == "en" else \
+                ("温暖" in lines["default"] and "平静" in lines["gentle"])
+        finally:
+            set_language("en")
