@@ -27,7 +27,7 @@ def test_the_answer_is_said_whole_with_the_question(question, answer, said):
 
 @pytest.mark.parametrize("question, answer", [
     ("Want me to remind you tomorrow?", "yes please, at 9"),      # about the companion, not the user
-    ("Do you drink coffee?", "nope"),                               # a no: not turned into a statement
+    ("Did you sleep ok?", "no"),                                    # a bare no about how a day went
     ("Do you drink coffee?", "yeah"),                               # nothing said beyond yes
     ("How was your day?", "I finally finished the deck, so good"),  # a statement of its own
     ("That sounds rough.", "two, both rescues"),                    # no question was asked
@@ -38,6 +38,15 @@ def test_the_answer_is_said_whole_with_the_question(question, answer, said):
 ])
 def test_what_is_no_answer_to_a_question_about_the_user_is_left_as_said(question, answer):
     assert read_with_question(answer, question) is None
+
+
+@pytest.mark.parametrize("question, answer, said", [
+    ("Do you drink coffee?", "nope", "I don't drink coffee"),
+    ("Are you a dog person? 🐶", "not really tbh, they kinda scare me", "I am not a dog person: they kinda scare me"),
+    ("Do you work in an office?", "nope, fully remote", "I don't work in an office: fully remote"),
+])
+def test_a_no_to_a_yes_or_no_question_is_the_negative_statement(question, answer, said):
+    assert read_with_question(answer, question) == said
 
 
 def test_the_memory_of_an_answer_names_its_topic_and_quotes_the_user(cli):

@@ -64,6 +64,14 @@ _EN_SHAPES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p, re.IG
     (r"^have you (?P<rest>.+)$", "I have {rest}:"),
     (r"^(?:can|could) you (?P<rest>.+)$", "I can {rest}:"),
 ))
+_EN_NEGATIVES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p, re.IGNORECASE), t) for p, t in (
+    (r"^do you (?P<rest>.+)$", "I don't {rest}"),
+    (r"^are you (?P<rest>.+)$", "I am not {rest}"),
+    (r"^have you (?P<rest>.+)$", "I haven't {rest}"),
+    (r"^did you (?P<rest>.+)$", "I didn't {rest}"),
+))
+_EN_NO_WORDS = re.compile(r"^(?:(?:no|nope|nah|not really|not|never|none|tbh|honestly|really|lol|haha)\b[\s,.!~-]*)+",
+                          re.IGNORECASE)
 _EN_LEAD = re.compile(r"^.*?\b(?=(?:what|what's|which|where|when|who|how|do|did|are|were|have|can|could)\s)",
                       re.IGNORECASE)
 _EN_PREPOSITION = re.compile(r"^(?:since|for|about|around|in|at|on|from|with|by|like|every|each|once|twice)\b",
@@ -84,8 +92,9 @@ def _en(answer: str, assistant: str) -> str | None:
     answer = _EN_YES.sub("", answer).strip() or answer  # "yep, friday at 9": the details are the answer
     found = _EN_QUESTION_END.search(assistant)
     words = answer.split()
-    if not found or len(words) > MAX_ANSWER_WORDS or _EN_BARE.match(answer) or _EN_FULL.match(answer) \
-            or _EN_NO.match(answer):
+    if found and len(words) <= MAX_ANSWER_WORDS and _EN_NO.match(answer):
+        return _en_no(answer, found.group(1))
+    if not found or len(words) > MAX_ANSWER_WORDS or _EN_BARE.match(answer) or _EN_FULL.match(answer):
         return None
     question = _EN_LEAD.sub("", found.group(1).strip().rstrip("?").strip(), count=1)
     if _EN_SELF.search(question) or answer.rstrip().endswith("?"):
@@ -96,6 +105,23 @@ def _en(answer: str, assistant: str) -> str | None:
             parts = {k: _first_person(v) for k, v in m.groupdict().items()}
             statement = template.format(**parts).strip()
             return _joined(statement, answer.rstrip(" .!"))
+    return None
+
+
+def _en_no(answer: str, question: str) -> str | None:
+    """A no to a yes-or-no question about the user, said as the negative statement ("Do you drink coffee?" + "nope,
+    can't stand it" → "I don't drink coffee: can't stand it"); a no to anything else is left alone."""
+    question = _EN_LEAD.sub("", question.strip().rstrip("?").strip(), count=1)
+    if _EN_SELF.search(question):
+        return None
+    for pattern, negative in _EN_NEGATIVES:
+        m = pattern.match(question)
+        if m:
+            details = _EN_NO_WORDS.sub("", answer).strip(" ,.!~-")
+            if not details and negative.startswith("I didn't"):
+                return None  # "did you sleep ok?" + "no": how a day went, nothing to keep
+            statement = negative.format(rest=_first_person(m["rest"]))
+            return f"{statement}: {details}" if details else statement
     return None
 
 
