@@ -14,8 +14,8 @@ from app.session_notes import Note, SessionNotes
 from assets import system_prompt
 from memory import Memory, Message, clean
 from memory.learn import ExtractionResult
-from memory.recall import (MemoryPrefix, QueryVectors, build_prefix, prefix_is_current, query_vectors, restored_prefix,
-                           save_layout, search_text, select)
+from memory.recall import (MemoryPrefix, QueryVectors, build_prefix, note_line, prefix_is_current, query_vectors,
+                           restored_prefix, save_layout, search_text, select)
 from models.errors import EngineError
 
 RECALL = re.compile(
@@ -162,6 +162,8 @@ class ChatService:
             held = self._memory_prefix(session_id, today, budget - tail_budget, model.count_tokens)
             notes = self._notes.current(session_id, self.c.store, today, held.ids)
             shown = held.ids | {m.id for n in notes for m in n.memories}
+            words = {_words(part[2]) for part in held.shown} | {_words(m.content) for n in notes for m in n.memories}
+            shown |= {m.id for m in chosen if _words(m.content) in words}  # the same words under another id
             extra = _within(chosen, shown, tail_budget, model.count_tokens)
             memories = [m for m in chosen if m.id in shown] + extra  # what this reply can see of the chosen
             prefix = held.text
@@ -303,14 +305,21 @@ def _fit(text: str, max_tokens: int, count: Callable[[str], int]) -> str:
     return text[:keep] + "\n[…]\n" + text[-keep:]
 
 
+def _words(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
 def _within(chosen: list[Memory], held: frozenset[str], budget: int, count: Callable[[str], int]) -> list[Memory]:
-    """The chosen memories the prefix does not hold, most important first, within a small budget."""
+    """The chosen memories the prefix and earlier notes do not hold, most important first, within a small budget
+    (each costs its note line; two with the same words are one line)."""
     out: list[Memory] = []
+    said: set[str] = set()
     for m in chosen:
-        cost = count(m.content) + 6
-        if m.id in held or cost > budget or len(out) >= _TAIL_MAX:
+        cost = count(note_line(m)) + 1
+        if m.id in held or _words(m.content) in said or cost > budget or len(out) >= _TAIL_MAX:
             continue
         out.append(m)
+        said.add(_words(m.content))
         budget -= cost
     return out
 

@@ -52,7 +52,7 @@ class SessionNotes:
             if still == note.memories:
                 kept.append(note)
             elif still:
-                kept.append(Note(note.before, still, memory_tail(list(still), today)))
+                kept.append(Note(note.before, still, memory_tail(list(still))))
         self._sessions[session_id] = kept
         return kept
 
@@ -68,7 +68,7 @@ class SessionNotes:
         if today != self._today:
             self._sessions.clear()
             self._today = today
-        note = Note(before, tuple(memories), memory_tail(memories, today))
+        note = Note(before, tuple(memories), memory_tail(memories))
         notes = self._sessions.setdefault(session_id, [])
         notes[:] = [n for n in notes if n.before != before] + [note]  # a message prepared again replaces its note
         self._sessions.move_to_end(session_id)
