@@ -76,7 +76,7 @@ class ChatService:
         self._prefix: MemoryPrefix | None = None
         self._prefix_session: str | None = None
         self._anticipated: QueryVectors | None = None  # the draft being typed, embedded (`anticipate`)
-        self._notes = SessionNotes()
+        self._notes = SessionNotes(keep=companion.store)
 
     def _memory_prefix(self, session_id: str, today: date, budget: int, count: Callable[[str], int]) -> MemoryPrefix:
         """The session-stable memory block, rebuilt only when what it shows changed (or, at a new session, grew).

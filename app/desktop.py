@@ -169,8 +169,8 @@ class MemoryDesk:
         self.c.transcript.rename(session_id, title)
 
     def delete_session(self, session_id: str) -> int:
-        """Delete a session and its messages."""
-        return self.c.transcript.delete_session(session_id)
+        """Delete a session and its messages (and the saved prompt state, which may hold them)."""
+        return self.c.delete_session(session_id)
 
 
 def with_changes(memory: Memory, changes: dict) -> Memory:

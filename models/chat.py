@@ -18,6 +18,7 @@ from typing import Any, Callable, Iterator, Sequence
 from models.cpu import physical_cores
 from models.errors import ModelError
 from models.prompt_cache import PromptCache
+from models.prompt_state import cut_back, restore, sequence_state, shared_prefix
 from models.resolve import check_gguf
 
 # A GGUF header alone (magic, version, counts) is 24 bytes; anything that small holds no model.
@@ -130,7 +131,9 @@ class ChatModel:
         self.prompt_cache = prompt_cache
         self._cache_tried = False  # the cache file is read at most once, before the first reply
         self._head: list[int] = []  # the last reply's stable head tokens (fixed prompt + memory prefix)
-        self._head_saved: list[int] = []  # what the cache file was last written with by this process
+        self._kept: list[int] = []  # the tokens the cache file holds (read or handed out to be written)
+        self._asked: list[dict] | None = None  # the last reply's messages (defanged) and its pieces
+        self._reply: list[str] = []
         # A turn's messages are mostly last turn's again: what defanging and the head's rendering gave is kept, so a
         # turn does not pay for them in proportion to the history and the memory prefix (~8 ms at 1,400 tokens).
         self._defanged: dict[str, str] = {}
@@ -235,13 +238,13 @@ class ChatModel:
         then llama.cpp's reason for the end ("stop", or "length" when `max_tokens` cut the reply).
 
         The first `head` messages are the stable head (fixed prompt, memory prefix): with a prompt cache, the first
-        reply of this process starts from its saved state when the head is the same, and `save_head` stores it."""
+        reply of this process starts from the saved conversation when its head is the same, and
+        `evaluated_conversation` gives what to save after the reply. With head 0 nothing is read or saved."""
         safe = [{**m, "content": self.defang(m.get("content") or "")} for m in messages]
         self.last_prompt = None
         self._head = self._head_tokens(safe[:head]) if head and self.prompt_cache is not None else []
-        if self._head and not self._cache_tried and self._llm.n_tokens == 0:
-            self._restore_head(self._head)
-        self._cache_tried = True
+        self._restore_once()
+        self._asked, self._reply = safe, []
         self.last_finish = None
         chunks = self._run(lambda: self._llm.create_chat_completion(
             messages=safe, max_tokens=max_tokens, temperature=temperature, stream=True,  # type: ignore[arg-type]
@@ -255,6 +258,7 @@ class ChatModel:
                 self.last_finish = chunk["choices"][0].get("finish_reason") or self.last_finish
                 piece = chunk["choices"][0]["delta"].get("content")
                 if piece:
+                    self._reply.append(piece)
                     yield piece
         finally:
             # Closing ends llama-cpp-python's generator, so no more tokens are decoded.
@@ -283,72 +287,51 @@ class ChatModel:
         return list(self._head_rendered)
 
     def _render_head(self, head: list[dict]) -> list[int]:
+        return self._render(head, generation_prompt=False)
+
+    def _render(self, messages: list[dict], generation_prompt: bool) -> list[int]:
+        """The prompt tokens of `messages` as chat completion renders them (the same template and tokenization);
+        [] when the template cannot render them."""
         from llama_cpp import llama_chat_format
 
         llm = self._llm
         eos, bos = self._special_texts()
-        formatter = llama_chat_format.Jinja2ChatFormatter(self.template, eos, bos, add_generation_prompt=False)
+        formatter = llama_chat_format.Jinja2ChatFormatter(self.template, eos, bos,
+                                                          add_generation_prompt=generation_prompt)
         try:
-            result = formatter(messages=head)  # type: ignore[arg-type]  # plain role/content dicts, as chat completion takes
-        except Exception as e:  # a template that cannot render a conversation of system messages alone
-            log.info("no prompt cache: the chat template did not render the head (%s)", e)
+            result = formatter(messages=messages)  # type: ignore[arg-type]  # plain role/content dicts, as chat completion takes
+        except Exception as e:  # e.g. a template that cannot render a conversation of system messages alone
+            log.info("no prompt cache: the chat template did not render the messages (%s)", e)
             return []
         return llm.tokenize(result.prompt.encode("utf-8"), add_bos=not result.added_special, special=True)
 
-    def _restore_head(self, head: list[int]) -> None:
-        """Start from the cached state of this head if the file holds exactly it (it is deleted otherwise)."""
-        import llama_cpp
+    def _restore_once(self) -> None:
+        """Before this process's first prompt: start from the saved conversation if it begins with the same head."""
+        if self._head and not self._cache_tried and self._llm.n_tokens == 0 and self.prompt_cache is not None:
+            self._kept = restore(self._llm, self.prompt_cache, self._head, self.n_ctx)
+        self._cache_tried = True
 
-        assert self.prompt_cache is not None
-        found = self.prompt_cache.read(self.n_ctx)
-        if found is None:
-            return
-        tokens, state = found
-        if tokens != head:
-            log.info("prompt cache holds another head (%d tokens, now %d); deleted", len(tokens), len(head))
-            self.prompt_cache.delete()
-            return
-        llm = self._llm
-        buf = (ctypes.c_uint8 * len(state)).from_buffer_copy(state)
-        if llama_cpp.llama_state_seq_set_data(llm._ctx.ctx, buf, len(state), 0) != len(state):
-            log.warning("prompt cache state did not load; deleted")
-            llm.reset()
-            self.prompt_cache.delete()
-            return
-        llm.input_ids[:len(tokens)] = tokens
-        llm.n_tokens = len(tokens)
-        llm._requires_eval = True
-        self._head_saved = tokens
-        log.info("prompt cache: %d head tokens loaded", len(tokens))
+    def evaluated_conversation(self) -> tuple[list[int], bytes] | None:
+        """After a reply: the tokens and KV state of its conversation (the messages and the reply, as the next turn's
+        prompt renders them) that llama.cpp evaluated, for the prompt cache; None without a cache or a head, when
+        they do not go past the head, or when the file already holds exactly them.
 
-    def save_head(self) -> bool:
-        """Write the last reply's evaluated head to the prompt cache, unless the file already holds it.
-
-        Only the head's part of the KV cache goes to the file (sequence state: no logits, so nothing of the reply):
-        the rest is cut off for the copy and the whole context put back afterwards, so the next turn still reuses
-        the history."""
-        import llama_cpp
-
+        The context is cut back to those tokens: the next turn's prompt shares nothing after them (what follows is
+        the reply's last token, sampled but never evaluated, or text the template renders otherwise)."""
         cache, llm, head = self.prompt_cache, self._llm, self._head
-        if cache is None or not head or (head == self._head_saved and cache.path.exists()):
-            return False
-        n = llm.n_tokens
-        if n <= len(head) or list(llm.input_ids[:len(head)]) != head:
-            return False  # the evaluated prompt does not start with the head (or is only the head: nothing to gain)
-        with self._chat_context_kept():
-            ctx = llm._ctx.ctx
-            llm._ctx.kv_cache_seq_rm(-1, len(head), -1)
-            size = llama_cpp.llama_state_seq_get_size(ctx, 0)
-            buf = (ctypes.c_uint8 * size)()
-            used = llama_cpp.llama_state_seq_get_data(ctx, buf, size, 0)
-            state = bytes(buf[:used])
-        try:
-            cache.write(self.n_ctx, head, state)
-        except OSError as e:
-            log.warning("could not write the prompt cache: %s", e)
-            return False
-        self._head_saved = list(head)
-        return True
+        if cache is None or not head or self._asked is None:
+            return None
+        said = self._render([*self._asked, {"role": "assistant", "content": "".join(self._reply).strip()}],
+                            generation_prompt=False)
+        n = shared_prefix(llm.input_ids[:llm.n_tokens].tolist(), said)
+        if n <= len(head) or said[:len(head)] != head:
+            return None
+        cut_back(llm, n)
+        tokens = said[:n]
+        if tokens == self._kept and cache.path.exists():
+            return None
+        self._kept = tokens
+        return tokens, sequence_state(llm)
 
     @contextlib.contextmanager
     def _chat_context_kept(self) -> Iterator[None]:

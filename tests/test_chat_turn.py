@@ -362,8 +362,9 @@ def test_a_restart_gives_a_session_its_prefix_back_until_one_of_its_memories_is_
     restarted = ChatService(companion).prepare(first.session_id, "hi again")
     assert restarted.messages[1] == first.messages[1]  # "short answers" reaches it after the history instead
     assert "short answers" in restarted.messages[-2]["content"]
+    assert companion.db.read("SELECT count(*) FROM meta WHERE key IN ('memory_prefix', 'session_notes')") == [(2,)]
     forget(companion.store, [job.id])
-    assert companion.db.read("SELECT count(*) FROM meta WHERE key = 'memory_prefix'") == [(0,)]
+    assert companion.db.read("SELECT count(*) FROM meta WHERE key IN ('memory_prefix', 'session_notes')") == [(0,)]
     after = ChatService(companion).prepare(first.session_id, "and now?")
     assert "nurse" not in _system_text(after) and "short answers" in after.messages[1]["content"]
 
