@@ -11,6 +11,7 @@ import ctypes
 import logging
 import os
 import re
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
@@ -28,6 +29,10 @@ _CHOOSE_OTHER = "Choose another GGUF file in Settings or pass --model."
 # default) the bundled 135M model repeats one sentence until max_tokens; 1.1 is llama.cpp's own CLI default.
 REPEAT_PENALTY = 1.1
 _DEFANGED_KEPT = 1024  # message texts whose defanged form is remembered (a session's history and memory blocks)
+# Evaluating ahead goes in steps of about this long, so a stop (the draft changed, Enter) waits at most one step; the
+# first step is small and the next sized from its speed (8 tokens at least, n_batch at most).
+_AHEAD_STEP_S = 0.1
+_AHEAD_FIRST_STEP = 16
 log = logging.getLogger(__name__)
 
 
@@ -263,6 +268,34 @@ class ChatModel:
         finally:
             # Closing ends llama-cpp-python's generator, so no more tokens are decoded.
             chunks.close()
+
+    def evaluate_ahead(self, messages: Sequence[dict], head: int = 0,
+                       should_stop: Callable[[], bool] | None = None) -> PromptEval:
+        """Evaluate the prompt a reply to `messages` would start from, without replying, so that the reply to them (or
+        to messages that begin the same) evaluates only what differs: a draft, ahead of Enter. All but the prompt's
+        last token (the reply replays it for fresh logits), in steps of about _AHEAD_STEP_S; between two it stops once
+        `should_stop()` is true, keeping what it evaluated. Reads the prompt cache like a reply (with a head), never
+        writes it. Returns the tokens reused and evaluated."""
+        safe = [{**m, "content": self.defang(m.get("content") or "")} for m in messages]
+        self._head = self._head_tokens(safe[:head]) if head and self.prompt_cache is not None else []
+        self._restore_once()
+        llm = self._llm
+        tokens = self._render(safe, generation_prompt=True)[:-1]
+        if len(tokens) >= self.n_ctx - 1:
+            tokens = []  # a reply to it would not fit either: that one says so
+        reused = shared_prefix(llm.input_ids[:llm.n_tokens].tolist(), tokens)
+        cut_back(llm, reused)
+        self.last_prompt = PromptEval(reused, 0)  # set, so the eval counter does not take a step for a reply's prompt
+        done, step = reused, _AHEAD_FIRST_STEP
+        while done < len(tokens) and not (should_stop is not None and should_stop()):
+            batch = tokens[done:done + step]
+            started = time.perf_counter()
+            llm.eval(batch)
+            done += len(batch)
+            per_second = len(batch) / max(1e-6, time.perf_counter() - started)
+            step = max(8, min(llm.n_batch, int(per_second * _AHEAD_STEP_S)))
+        self.last_prompt = PromptEval(reused, done - reused)
+        return self.last_prompt
 
     def complete_json(self, system: str, user: str, schema: dict, max_tokens: int = 512) -> str:
         """Return the model's raw JSON answer, generated under a grammar built from `schema`."""

@@ -8,8 +8,11 @@ One JSON object per line on stdin and stdout, every request carrying an integer 
   {"op": "count", "texts": [...]}                        → {"counts": [...]}
   {"op": "chat", "messages", "max_tokens", "temperature", "head", "repeat_penalty"} → {"piece": "…"}… then
       {"done": true, "prompt": [reused, evaluated], "finish": "stop" | "length" | null}
+  {"op": "ahead", "messages", "head"}  → {"done": true, "prompt": [reused, evaluated]}: the prompt a chat request
+      with these messages would evaluate, evaluated now without a reply (a paused draft), in steps a stop can end
   {"op": "json", "system", "user", "schema", "max_tokens"} → {"text": "…"}
-  {"op": "stop"}   read at once by a second thread: the chat request with that id (or older) ends at the next token
+  {"op": "stop"}   read at once by a second thread: the chat (or ahead) request with that id (or older) ends at the
+                  next token (or step)
   {"op": "forget"} read at once too: the app deleted the prompt cache (memories were forgotten); a reply under way
                    does not write it again (its head may hold them), the next one does
 Failures answer {"error": {"code", "message"}}; while it works on a request and uses CPU it says {"alive": true} about
@@ -152,6 +155,9 @@ def _answer(model: ChatModel, req: dict, channel: Channel, stopped: Callable[[],
         if kept is not None and writer is not None:  # handed over before "done": an app that closes now still gets it
             writer.put(*kept, forgets_before)
         channel.send(rid, done=True, prompt=[p.reused, p.evaluated] if p else None, finish=model.last_finish)
+    elif op == "ahead":
+        p = model.evaluate_ahead(req["messages"], head=req.get("head", 0), should_stop=stopped)
+        channel.send(rid, done=True, prompt=[p.reused, p.evaluated])
     elif op == "json":
         channel.send(rid, text=model.complete_json(req["system"], req["user"], req["schema"], req["max_tokens"]))
     else:

@@ -476,4 +476,6 @@ def test_nothing_is_embedded_ahead_with_memory_off_or_for_an_empty_draft(compani
     chat = ChatService(companion)
     assert not chat.anticipate("   ")
     companion.settings.memory_enabled = False
-    assert not chat.anticipate("I start my new job on Monday")
+    main = companion.store.embedder = _CountingEmbedder(companion.store.embedder)
+    assert chat.anticipate("I start my new job on Monday")  # evaluated ahead all the same
+    assert chat._anticipated is None and main.texts == []
