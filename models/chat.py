@@ -135,6 +135,7 @@ class ChatModel:
         self._count_evaluated()
         self.prompt_cache = prompt_cache
         self._cache_tried = False  # the cache file is read at most once, before the first reply
+        self._unchecked = False  # preloaded, not yet held against a prompt's head
         self._head: list[int] = []  # the last reply's stable head tokens (fixed prompt + memory prefix)
         self._kept: list[int] = []  # the tokens the cache file holds (read or handed out to be written)
         self._asked: list[dict] | None = None  # the last reply's messages (defanged) and its pieces
@@ -338,8 +339,28 @@ class ChatModel:
             return []
         return llm.tokenize(result.prompt.encode("utf-8"), add_bos=not result.added_special, special=True)
 
+    def preload(self) -> int:
+        """Read the saved conversation into the empty context now, before any prompt (the engine does this once it
+        is ready, while the app opens), so the first reply does not wait for the file; the first prompt then keeps
+        it only if it begins with that prompt's head. The tokens loaded."""
+        if self._cache_tried or self.prompt_cache is None or self._llm.n_tokens:
+            return 0
+        self._kept = restore(self._llm, self.prompt_cache, [], self.n_ctx)
+        self._cache_tried = self._unchecked = bool(self._kept)
+        return len(self._kept)
+
     def _restore_once(self) -> None:
-        """Before this process's first prompt: start from the saved conversation if it begins with the same head."""
+        """Before this process's first prompt: start from the saved conversation if it begins with the same head
+        (a conversation preloaded for another head is dropped, and its file deleted; with no head it is not used)."""
+        if self._unchecked:
+            self._unchecked = False
+            if not self._head or self._kept[:len(self._head)] != self._head:
+                cut_back(self._llm, 0)
+                if self._head and self.prompt_cache is not None:
+                    log.info("prompt cache holds another head (%d tokens, now %d); deleted",
+                             len(self._kept), len(self._head))
+                    self.prompt_cache.delete()
+                self._kept = []
         if self._head and not self._cache_tried and self._llm.n_tokens == 0 and self.prompt_cache is not None:
             self._kept = restore(self._llm, self.prompt_cache, self._head, self.n_ctx)
         self._cache_tried = True

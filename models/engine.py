@@ -187,6 +187,7 @@ def serve(channel: Channel) -> int:
     channel.send(load["id"], ready={"n_ctx": model.n_ctx, "n_threads": model._llm.n_threads,
                                     "n_threads_batch": model._llm.n_threads_batch,
                                     "chat_format": model.chat_format, "pid": os.getpid()})
+    model.preload()  # the saved conversation, read while the app opens (a request sent meanwhile waits for it)
     while True:
         busy.clear()
         req = inbox.get()

@@ -268,3 +268,33 @@ def test_a_model_without_a_chat_template_sees_every_system_message_and_gets_the_
     assert reused == 0 and cache.path.exists()
     reused, _, _ = first_prompt([persona, notes, {"role": "user", "content": "Good morning!"}])
     assert reused > 100
+
+
+def test_a_conversation_preloaded_at_start_is_kept_only_for_a_prompt_with_its_head(tmp_path):
+    from models.chat import ChatModel
+
+    resolved = resolve_chat_model(None)
+    salt = os.urandom(16)
+    cache = PromptCache(tmp_path / "prompt-state.bin", derive_key("ab" * 32, "raw", salt), salt,
+                        model_identity(resolved.path, resolved.sha256))
+    persona = {"role": "system", "content": "You are a kind companion. " * 20}
+    notes = {"role": "system", "content": "<memory>\nLikes tea.\n</memory>"}
+    talk = [persona, notes, {"role": "user", "content": "Hi!"}]
+
+    def reply(messages: list[dict], head: int = 2) -> tuple[int, int]:
+        with ChatModel(resolved.path, n_ctx=1024, n_threads=2, seed=1, prompt_cache=cache) as model:
+            loaded = model.preload()
+            "".join(model.stream(messages, max_tokens=2, temperature=0.0, head=head))
+            kept = model.evaluated_conversation()
+            if kept is not None:
+                cache.write(model.n_ctx, *kept)
+            return loaded, model.last_prompt.reused
+
+    assert reply(talk) == (0, 0) and cache.path.exists()
+    loaded, reused = reply([*talk, {"role": "assistant", "content": "Hello!"}, {"role": "user", "content": "Tea?"}])
+    assert loaded > 100 and reused > 100
+    loaded, reused = reply(talk, head=0)  # no head (nothing may be cached): loaded, not used, the file kept
+    assert loaded > 100 and reused == 0 and cache.path.exists()
+    other = {"role": "system", "content": "<memory>\nLikes coffee.\n</memory>"}
+    loaded, reused = reply([persona, other, {"role": "user", "content": "Hi!"}])
+    assert loaded > 100 and reused == 0  # another head: dropped (and the file replaced by this reply's)
