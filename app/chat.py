@@ -9,16 +9,15 @@ from typing import Callable, Iterator
 
 from app.companion import Companion
 from app.persona_language import conversation_language, message_language, ui_language
-from app.provenance_answer import RecordAnswer, record_answer
 from app.private_conversation import PrivateTranscript
+from app.provenance_answer import RecordAnswer, question_kind, record_answer
 from app.session_notes import Note, SessionNotes
 from assets import system_prompt
 from memory import Memory, Message, NotFound, clean
 from memory.learn import ExtractionResult
-from memory.recall import (MemoryPrefix, QueryVectors, build_prefix, prefix_is_current, query_vectors, restored_prefix,
-                           save_layout, search_text, select)
-from memory.storage import FollowUpLog
-from memory.storage import record_sources
+from memory.recall import (MemoryPrefix, QueryVectors, build_prefix, memory_tail, note_line, prefix_is_current,
+                           query_vectors, restored_prefix, save_layout, search_text, select)
+from memory.storage import FollowUpLog, record_sources
 from models.errors import EngineError
 
 RECALL = re.compile(
@@ -83,34 +82,51 @@ class ChatService:
         self._prefix: MemoryPrefix | None = None
         self._prefix_session: str | None = None
         self._anticipated: QueryVectors | None = None  # the draft being typed, embedded (`anticipate`)
-        self._notes = SessionNotes()
+        self._notes = SessionNotes(keep=companion.store)
 
-    def _memory_prefix(self, session_id: str, today: date, budget: int, count: Callable[[str], int]) -> MemoryPrefix:
+    def _memory_prefix(self, session_id: str | None, today: date, budget: int, count: Callable[[str], int],
+                       keep: bool = True) -> MemoryPrefix:
         """The session-stable memory block, rebuilt only when what it shows changed (or, at a new session, grew).
-        After a restart, a session goes on with the prefix it had, which the engine's saved prompt state is of."""
+        After a restart, a session goes on with the prefix it had, which the engine's saved prompt state is of.
+        keep=False (a draft): the same block, with nothing saved or remembered."""
         new_session = session_id != self._prefix_session
-        self._prefix_session = session_id
         held = self._prefix
         if held is None:  # the first turn since start: the session may be one that went on before the restart
-            held = restored_prefix(self.c.store, session_id, today, budget)
+            held = restored_prefix(self.c.store, session_id, today, budget) if session_id else None
             new_session = held is None
         if held is None or not prefix_is_current(held, self.c.store, today, budget, new_session):
             held = build_prefix(self.c.store, today, budget, count)
-            if not self.private:
+            if keep and session_id and not self.private:
                 save_layout(self.c.store, held, session_id)
-        self._prefix = held
+        if keep:
+            self._prefix, self._prefix_session = held, session_id
         return held
 
-    def anticipate(self, text: str) -> bool:
-        """Embed a message being typed, so that sending exactly it skips that step (~20-30 ms of the first word).
+    def anticipate(self, text: str, session_id: str | None = None, should_stop: Callable[[], bool] | None = None) -> bool:
+        """Work on a paused draft ahead of Enter: embed it (memory on; ~20-30 ms of the first word), then have the
+        engine evaluate the prompt sending exactly it in this session would build — the conversation so far, the
+        note the draft brings, the draft — so that Enter evaluates only what changed. Nothing is saved; the vectors
+        are kept for the one draft, in memory, and `prepare` uses them only for the same text. Stops as soon as
+        `should_stop()` is true (the draft changed or was sent); what the engine evaluated by then stays.
 
-        The window calls this when typing pauses; the vectors are kept for the one draft only, in memory, and
-        `prepare` uses them only for the same text. False (nothing done) with memory off or an empty draft."""
-        if not self.c.settings.memory_enabled or not clean(text).strip():
+        The window calls this when typing pauses (on the model worker); the terminal chat has no draft. False
+        (nothing done) for an empty draft."""
+        text = clean(text).strip()
+        if not text:
             self._anticipated = None
             return False
-        if self._anticipated is None or self._anticipated.text != search_text(text):
+        if not self.c.settings.memory_enabled:
+            self._anticipated = None
+        elif self._anticipated is None or self._anticipated.text != search_text(text):
             self._anticipated = query_vectors(self.c.store, text)
+        if should_stop is not None and should_stop():
+            return True
+        history = self.transcript.messages(session_id) if session_id else []
+        if question_kind(text) is not None or self.unspoken_language(text) is not None:
+            return True  # answered without the model
+        fixed = self.fixed_prompt(self.persona_language(history, text))
+        messages, _, head = self._compose(session_id, None, text, history, fixed)
+        self.c.chat_model().evaluate_ahead(messages, head, should_stop)
         return True
 
     def fixed_prompt(self, language: str = "en") -> str:
@@ -157,10 +173,12 @@ class ChatService:
             turn.failure = e
         return turn
 
-    def _compose(self, session_id: str, user_id: str, text: str, history: list[Message],
+    def _compose(self, session_id: str | None, user_id: str | None, text: str, history: list[Message],
                  fixed: str) -> tuple[list[dict], list[Memory], int]:
         """The model's messages for this turn within the context, the memories they show, and how many leading
-        messages are the stable head (fixed prompt and memory prefix)."""
+        messages are the stable head (fixed prompt and memory prefix). With no user_id (a draft not yet sent) the same
+        messages, with nothing saved, remembered or used up."""
+        draft = user_id is None
         model = self.c.chat_model()
         today = self.c.clock.today()
         free = model.n_ctx - self.c.settings.max_reply_tokens - _REPLY_MARGIN
@@ -169,16 +187,20 @@ class ChatService:
         memories, prefix, tail = [], "", ""
         notes: list[Note] = []
         if self.c.settings.memory_enabled:
-            embedded, self._anticipated = self._anticipated, None
+            embedded = self._anticipated
+            if not draft:
+                self._anticipated = None
             chosen = select(self.c.store, text, today, self.c.retrieval_settings(budget), model.count_tokens, embedded)
-            held = self._memory_prefix(session_id, today, budget - tail_budget, model.count_tokens)
-            notes = self._notes.current(session_id, self.c.store, today, held.ids)
+            held = self._memory_prefix(session_id, today, budget - tail_budget, model.count_tokens, keep=not draft)
+            notes = self._notes.current(session_id, self.c.store, today, held.ids) if session_id else []
             shown = held.ids | {m.id for n in notes for m in n.memories}
+            words = {_words(part[2]) for part in held.shown} | {_words(m.content) for n in notes for m in n.memories}
+            shown |= {m.id for m in chosen if _words(m.content) in words}  # the same words under another id
             extra = _within(chosen, shown, tail_budget, model.count_tokens)
             memories = [m for m in chosen if m.id in shown] + extra  # what this reply can see of the chosen
             prefix = held.text
-            note = self._notes.add(session_id, user_id, extra, today)
-            tail = note.text if note else ""
+            note = self._notes.add(session_id, user_id, extra, today) if session_id and user_id else None
+            tail = note.text if note else memory_tail(extra)
         recall = self._recall_block(session_id, text)
         used = sum(model.count_tokens(p) for p in (fixed, prefix, tail, recall))
         user_part = _fit(text, max(64, free - used - 16), model.count_tokens)
@@ -187,7 +209,8 @@ class ChatService:
         cut = {m.id for n in notes if n.before not in kept for m in n.memories}  # their notes fell off the front
         if cut:
             memories = [m for m in memories if m.id not in cut]
-            self._notes.drop(session_id, {n.before for n in notes if n.before not in kept})
+            if session_id and not draft:
+                self._notes.drop(session_id, {n.before for n in notes if n.before not in kept})
         # Fixed prompt, the session's memory prefix and the history stay the same from turn to turn, so
         # llama.cpp reuses their evaluated tokens. The few memories picked for this message that the prefix does
         # not hold come just before it, and stay at that spot on later turns (app/session_notes.py).
@@ -197,7 +220,7 @@ class ChatService:
         # No stable head in a private conversation: the engine then never writes its prompt cache file.
         return messages, memories, 0 if self.private else 1 + len(early)
 
-    def _recall_block(self, session_id: str, text: str) -> str:
+    def _recall_block(self, session_id: str | None, text: str) -> str:
         if not RECALL.search(text):
             return ""
         prev = self.c.transcript.previous_session(session_id)
@@ -327,14 +350,21 @@ def _fit(text: str, max_tokens: int, count: Callable[[str], int]) -> str:
     return text[:keep] + "\n[…]\n" + text[-keep:]
 
 
+def _words(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
 def _within(chosen: list[Memory], held: frozenset[str], budget: int, count: Callable[[str], int]) -> list[Memory]:
-    """The chosen memories the prefix does not hold, most important first, within a small budget."""
+    """The chosen memories the prefix and earlier notes do not hold, most important first, within a small budget
+    (each costs its note line; two with the same words are one line)."""
     out: list[Memory] = []
+    said: set[str] = set()
     for m in chosen:
-        cost = count(m.content) + 6
-        if m.id in held or cost > budget or len(out) >= _TAIL_MAX:
+        cost = count(note_line(m)) + 1
+        if m.id in held or _words(m.content) in said or cost > budget or len(out) >= _TAIL_MAX:
             continue
         out.append(m)
+        said.add(_words(m.content))
         budget -= cost
     return out
 

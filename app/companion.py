@@ -126,6 +126,13 @@ class Companion:
             engine.forget_cache()
         delete_cache_file(self.prompt_cache_path)
 
+    def delete_session(self, session_id: str) -> int:
+        """Delete a conversation and its messages, and the saved prompt state, which may hold its words (the open
+        conversation's history is kept there); the number of messages deleted."""
+        n = self.transcript.delete_session(session_id)
+        self.forget_prompt_cache()
+        return n
+
     def prompt_cache_gone(self) -> bool:
         """Whether no saved prompt state is left (neither the file nor a temporary one), for the forget receipt.
 

@@ -170,8 +170,8 @@ class MemoryDesk:
         self.c.transcript.rename(session_id, title)
 
     def delete_session(self, session_id: str) -> int:
-        """Delete a session and its messages."""
-        return self.c.transcript.delete_session(session_id)
+        """Delete a session and its messages (and the saved prompt state, which may hold them)."""
+        return self.c.delete_session(session_id)
 
     def forget_session(self, session_id: str) -> tuple[ConversationReceipt, dict[str, str]]:
         """Forget a conversation and what only it taught (app/conversation_forget.py); also the titles of the

@@ -11,6 +11,7 @@ import ctypes
 import logging
 import os
 import re
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
@@ -18,6 +19,7 @@ from typing import Any, Callable, Iterator, Sequence
 from models.cpu import physical_cores
 from models.errors import ModelError
 from models.prompt_cache import PromptCache
+from models.prompt_state import cut_back, restore, sequence_state, shared_prefix
 from models.resolve import check_gguf
 
 # A GGUF header alone (magic, version, counts) is 24 bytes; anything that small holds no model.
@@ -27,6 +29,10 @@ _CHOOSE_OTHER = "Choose another GGUF file in Settings or pass --model."
 # default) the bundled 135M model repeats one sentence until max_tokens; 1.1 is llama.cpp's own CLI default.
 REPEAT_PENALTY = 1.1
 _DEFANGED_KEPT = 1024  # message texts whose defanged form is remembered (a session's history and memory blocks)
+# Evaluating ahead goes in steps of about this long, so a stop (the draft changed, Enter) waits at most one step; the
+# first step is small and the next sized from its speed (8 tokens at least, n_batch at most).
+_AHEAD_STEP_S = 0.1
+_AHEAD_FIRST_STEP = 16
 log = logging.getLogger(__name__)
 
 
@@ -129,8 +135,11 @@ class ChatModel:
         self._count_evaluated()
         self.prompt_cache = prompt_cache
         self._cache_tried = False  # the cache file is read at most once, before the first reply
+        self._unchecked = False  # preloaded, not yet held against a prompt's head
         self._head: list[int] = []  # the last reply's stable head tokens (fixed prompt + memory prefix)
-        self._head_saved: list[int] = []  # what the cache file was last written with by this process
+        self._kept: list[int] = []  # the tokens the cache file holds (read or handed out to be written)
+        self._asked: list[dict] | None = None  # the last reply's messages (defanged) and its pieces
+        self._reply: list[str] = []
         # A turn's messages are mostly last turn's again: what defanging and the head's rendering gave is kept, so a
         # turn does not pay for them in proportion to the history and the memory prefix (~8 ms at 1,400 tokens).
         self._defanged: dict[str, str] = {}
@@ -235,13 +244,13 @@ class ChatModel:
         then llama.cpp's reason for the end ("stop", or "length" when `max_tokens` cut the reply).
 
         The first `head` messages are the stable head (fixed prompt, memory prefix): with a prompt cache, the first
-        reply of this process starts from its saved state when the head is the same, and `save_head` stores it."""
+        reply of this process starts from the saved conversation when its head is the same, and
+        `evaluated_conversation` gives what to save after the reply. With head 0 nothing is read or saved."""
         safe = [{**m, "content": self.defang(m.get("content") or "")} for m in messages]
         self.last_prompt = None
         self._head = self._head_tokens(safe[:head]) if head and self.prompt_cache is not None else []
-        if self._head and not self._cache_tried and self._llm.n_tokens == 0:
-            self._restore_head(self._head)
-        self._cache_tried = True
+        self._restore_once()
+        self._asked, self._reply = safe, []
         self.last_finish = None
         chunks = self._run(lambda: self._llm.create_chat_completion(
             messages=safe, max_tokens=max_tokens, temperature=temperature, stream=True,  # type: ignore[arg-type]
@@ -255,10 +264,39 @@ class ChatModel:
                 self.last_finish = chunk["choices"][0].get("finish_reason") or self.last_finish
                 piece = chunk["choices"][0]["delta"].get("content")
                 if piece:
+                    self._reply.append(piece)
                     yield piece
         finally:
             # Closing ends llama-cpp-python's generator, so no more tokens are decoded.
             chunks.close()
+
+    def evaluate_ahead(self, messages: Sequence[dict], head: int = 0,
+                       should_stop: Callable[[], bool] | None = None) -> PromptEval:
+        """Evaluate the prompt a reply to `messages` would start from, without replying, so that the reply to them (or
+        to messages that begin the same) evaluates only what differs: a draft, ahead of Enter. All but the prompt's
+        last token (the reply replays it for fresh logits), in steps of about _AHEAD_STEP_S; between two it stops once
+        `should_stop()` is true, keeping what it evaluated. Reads the prompt cache like a reply (with a head), never
+        writes it. Returns the tokens reused and evaluated."""
+        safe = [{**m, "content": self.defang(m.get("content") or "")} for m in messages]
+        self._head = self._head_tokens(safe[:head]) if head and self.prompt_cache is not None else []
+        self._restore_once()
+        llm = self._llm
+        tokens = self._render(safe, generation_prompt=True)[:-1]
+        if len(tokens) >= self.n_ctx - 1:
+            tokens = []  # a reply to it would not fit either: that one says so
+        reused = shared_prefix(llm.input_ids[:llm.n_tokens].tolist(), tokens)
+        cut_back(llm, reused)
+        self.last_prompt = PromptEval(reused, 0)  # set, so the eval counter does not take a step for a reply's prompt
+        done, step = reused, _AHEAD_FIRST_STEP
+        while done < len(tokens) and not (should_stop is not None and should_stop()):
+            batch = tokens[done:done + step]
+            started = time.perf_counter()
+            llm.eval(batch)
+            done += len(batch)
+            per_second = len(batch) / max(1e-6, time.perf_counter() - started)
+            step = max(8, min(llm.n_batch, int(per_second * _AHEAD_STEP_S)))
+        self.last_prompt = PromptEval(reused, done - reused)
+        return self.last_prompt
 
     def complete_json(self, system: str, user: str, schema: dict, max_tokens: int = 512) -> str:
         """Return the model's raw JSON answer, generated under a grammar built from `schema`."""
@@ -283,72 +321,71 @@ class ChatModel:
         return list(self._head_rendered)
 
     def _render_head(self, head: list[dict]) -> list[int]:
+        return self._render(head, generation_prompt=False)
+
+    def _render(self, messages: list[dict], generation_prompt: bool) -> list[int]:
+        """The prompt tokens of `messages` as chat completion renders them (the same template and tokenization);
+        [] when the template cannot render them."""
         from llama_cpp import llama_chat_format
 
         llm = self._llm
         eos, bos = self._special_texts()
-        formatter = llama_chat_format.Jinja2ChatFormatter(self.template, eos, bos, add_generation_prompt=False)
+        formatter = llama_chat_format.Jinja2ChatFormatter(self.template, eos, bos,
+                                                          add_generation_prompt=generation_prompt)
         try:
-            result = formatter(messages=head)  # type: ignore[arg-type]  # plain role/content dicts, as chat completion takes
-        except Exception as e:  # a template that cannot render a conversation of system messages alone
-            log.info("no prompt cache: the chat template did not render the head (%s)", e)
+            result = formatter(messages=messages)  # type: ignore[arg-type]  # plain role/content dicts, as chat completion takes
+        except Exception as e:  # e.g. a template that cannot render a conversation of system messages alone
+            log.info("no prompt cache: the chat template did not render the messages (%s)", e)
             return []
         return llm.tokenize(result.prompt.encode("utf-8"), add_bos=not result.added_special, special=True)
 
-    def _restore_head(self, head: list[int]) -> None:
-        """Start from the cached state of this head if the file holds exactly it (it is deleted otherwise)."""
-        import llama_cpp
+    def preload(self) -> int:
+        """Read the saved conversation into the empty context now, before any prompt (the engine does this once it
+        is ready, while the app opens), so the first reply does not wait for the file; the first prompt then keeps
+        it only if it begins with that prompt's head. The tokens loaded."""
+        if self._cache_tried or self.prompt_cache is None or self._llm.n_tokens:
+            return 0
+        self._kept = restore(self._llm, self.prompt_cache, [], self.n_ctx)
+        self._cache_tried = self._unchecked = bool(self._kept)
+        return len(self._kept)
 
-        assert self.prompt_cache is not None
-        found = self.prompt_cache.read(self.n_ctx)
-        if found is None:
-            return
-        tokens, state = found
-        if tokens != head:
-            log.info("prompt cache holds another head (%d tokens, now %d); deleted", len(tokens), len(head))
-            self.prompt_cache.delete()
-            return
-        llm = self._llm
-        buf = (ctypes.c_uint8 * len(state)).from_buffer_copy(state)
-        if llama_cpp.llama_state_seq_set_data(llm._ctx.ctx, buf, len(state), 0) != len(state):
-            log.warning("prompt cache state did not load; deleted")
-            llm.reset()
-            self.prompt_cache.delete()
-            return
-        llm.input_ids[:len(tokens)] = tokens
-        llm.n_tokens = len(tokens)
-        llm._requires_eval = True
-        self._head_saved = tokens
-        log.info("prompt cache: %d head tokens loaded", len(tokens))
+    def _restore_once(self) -> None:
+        """Before this process's first prompt: start from the saved conversation if it begins with the same head
+        (a conversation preloaded for another head is dropped, and its file deleted; with no head it is not used)."""
+        if self._unchecked:
+            self._unchecked = False
+            if not self._head or self._kept[:len(self._head)] != self._head:
+                cut_back(self._llm, 0)
+                if self._head and self.prompt_cache is not None:
+                    log.info("prompt cache holds another head (%d tokens, now %d); deleted",
+                             len(self._kept), len(self._head))
+                    self.prompt_cache.delete()
+                self._kept = []
+        if self._head and not self._cache_tried and self._llm.n_tokens == 0 and self.prompt_cache is not None:
+            self._kept = restore(self._llm, self.prompt_cache, self._head, self.n_ctx)
+        self._cache_tried = True
 
-    def save_head(self) -> bool:
-        """Write the last reply's evaluated head to the prompt cache, unless the file already holds it.
+    def evaluated_conversation(self) -> tuple[list[int], bytes] | None:
+        """After a reply: the tokens and KV state of its conversation (the messages and the reply, as the next turn's
+        prompt renders them) that llama.cpp evaluated, for the prompt cache; None without a cache or a head, when
+        they do not go past the head, or when the file already holds exactly them.
 
-        Only the head's part of the KV cache goes to the file (sequence state: no logits, so nothing of the reply):
-        the rest is cut off for the copy and the whole context put back afterwards, so the next turn still reuses
-        the history."""
-        import llama_cpp
-
+        The context is cut back to those tokens: the next turn's prompt shares nothing after them (what follows is
+        the reply's last token, sampled but never evaluated, or text the template renders otherwise)."""
         cache, llm, head = self.prompt_cache, self._llm, self._head
-        if cache is None or not head or (head == self._head_saved and cache.path.exists()):
-            return False
-        n = llm.n_tokens
-        if n <= len(head) or list(llm.input_ids[:len(head)]) != head:
-            return False  # the evaluated prompt does not start with the head (or is only the head: nothing to gain)
-        with self._chat_context_kept():
-            ctx = llm._ctx.ctx
-            llm._ctx.kv_cache_seq_rm(-1, len(head), -1)
-            size = llama_cpp.llama_state_seq_get_size(ctx, 0)
-            buf = (ctypes.c_uint8 * size)()
-            used = llama_cpp.llama_state_seq_get_data(ctx, buf, size, 0)
-            state = bytes(buf[:used])
-        try:
-            cache.write(self.n_ctx, head, state)
-        except OSError as e:
-            log.warning("could not write the prompt cache: %s", e)
-            return False
-        self._head_saved = list(head)
-        return True
+        if cache is None or not head or self._asked is None:
+            return None
+        said = self._render([*self._asked, {"role": "assistant", "content": "".join(self._reply).strip()}],
+                            generation_prompt=False)
+        n = shared_prefix(llm.input_ids[:llm.n_tokens].tolist(), said)
+        if n <= len(head) or said[:len(head)] != head:
+            return None
+        cut_back(llm, n)
+        tokens = said[:n]
+        if tokens == self._kept and cache.path.exists():
+            return None
+        self._kept = tokens
+        return tokens, sequence_state(llm)
 
     @contextlib.contextmanager
     def _chat_context_kept(self) -> Iterator[None]:

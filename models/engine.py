@@ -8,8 +8,11 @@ One JSON object per line on stdin and stdout, every request carrying an integer 
   {"op": "count", "texts": [...]}                        → {"counts": [...]}
   {"op": "chat", "messages", "max_tokens", "temperature", "head", "repeat_penalty"} → {"piece": "…"}… then
       {"done": true, "prompt": [reused, evaluated], "finish": "stop" | "length" | null}
+  {"op": "ahead", "messages", "head"}  → {"done": true, "prompt": [reused, evaluated]}: the prompt a chat request
+      with these messages would evaluate, evaluated now without a reply (a paused draft), in steps a stop can end
   {"op": "json", "system", "user", "schema", "max_tokens"} → {"text": "…"}
-  {"op": "stop"}   read at once by a second thread: the chat request with that id (or older) ends at the next token
+  {"op": "stop"}   read at once by a second thread: the chat (or ahead) request with that id (or older) ends at the
+                  next token (or step)
   {"op": "forget"} read at once too: the app deleted the prompt cache (memories were forgotten); a reply under way
                    does not write it again (its head may hold them), the next one does
 Failures answer {"error": {"code", "message"}}; while it works on a request and uses CPU it says {"alive": true} about
@@ -17,12 +20,14 @@ once a second, so the app can tell slow (a long prompt on a busy machine) from h
 
 One Llama lives for the whole process, so each turn reuses the prompt tokens the previous turn evaluated. With a
 `prompt_cache` (models/prompt_cache.py: file, key, salt, model; given here on stdin, never in argv or the
-environment) the first `head` messages' evaluated state also outlives the process: written encrypted after a reply
-(after "done", so the reply is not held up), read before the first reply of the next engine.
+environment) and a `head` (the stable leading messages; 0 means nothing is cached) the evaluated conversation — the
+head, the history and the reply — also outlives the process: taken after a reply and written encrypted by a writer
+thread (the next request does not wait for the file), read before the first reply of the next engine.
 """
 from __future__ import annotations
 
 import json
+import logging
 import os
 import queue
 import signal
@@ -35,10 +40,11 @@ from models.chat import REPEAT_PENALTY, ChatModel
 from models.errors import ModelError
 from models.prompt_cache import PromptCache
 
+log = logging.getLogger(__name__)
 _ALIVE_EVERY_S = 1.0
 _WRITE_GRACE_S = 10.0  # how long an engine whose app went away still finishes writing the prompt cache
-# Held while the prompt cache is written (taken before "done" is sent): an app that closes the pipe right after its
-# reply would otherwise end the process with the file half written (the temporary file, never the real one).
+# Held while the prompt cache is written: an app that closes the pipe right after its reply would otherwise end the
+# process with the file half written (the temporary file, never the real one); a forget waits for it too.
 _writing = threading.Lock()
 _WORKING_CPU_S = 0.01  # CPU seconds per second that count as working (waiting on a lock or a pipe uses ~none)
 
@@ -59,20 +65,62 @@ class Channel:
             self.sent_at = time.monotonic()
 
 
+class CacheWriter:
+    """Writes the prompt cache on its own thread, so a long conversation's state (tens of MB) never holds up the next
+    request; of states waiting, only the newest is written. A state taken before a forget is never written."""
+
+    def __init__(self, cache: PromptCache, n_ctx: int, forgets: list[int]):
+        self.cache, self._n_ctx, self._forgets = cache, n_ctx, forgets
+        self._cond = threading.Condition()
+        self._waiting: tuple[list[int], bytes, int] | None = None
+        self._busy = False
+        threading.Thread(target=self._run, daemon=True, name="engine-cache-writer").start()
+
+    def put(self, tokens: list[int], state: bytes, forgets_seen: int) -> None:
+        """Write these tokens' state (replacing one still waiting) unless a forget comes after `forgets_seen`."""
+        with self._cond:
+            self._waiting = (tokens, state, forgets_seen)
+            self._cond.notify_all()
+
+    def drain(self, timeout: float) -> None:
+        """Wait (at most timeout seconds) until nothing waits to be written and no write is under way."""
+        with self._cond:
+            self._cond.wait_for(lambda: self._waiting is None and not self._busy, timeout)
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                self._cond.wait_for(lambda: self._waiting is not None)
+                assert self._waiting is not None
+                (tokens, state, seen), self._waiting, self._busy = self._waiting, None, True
+            try:
+                with _writing:
+                    if self._forgets[0] == seen:
+                        self.cache.write(self._n_ctx, tokens, state)
+            except OSError as e:
+                log.warning("could not write the prompt cache: %s", e)
+            finally:
+                with self._cond:
+                    self._busy = False
+                    self._cond.notify_all()
+
+
 def _read_requests(inbox: queue.Queue, stop_upto: list[int], forgets: list[int],
-                   cache: list[PromptCache | None]) -> None:
+                   writer: list[CacheWriter | None]) -> None:
     """On a second thread: queue requests; stop and forget take effect at once; EOF ends the process."""
     for line in sys.stdin:
         msg = json.loads(line)
         if msg.get("op") == "stop":
             stop_upto[0] = max(stop_upto[0], int(msg["id"]))
         elif msg.get("op") == "forget":
-            with _writing:  # after a write under way, which this deletes; a reply under way will not write
+            with _writing:  # after a write under way, which this deletes; states taken before it are not written
                 forgets[0] += 1
-                if cache[0] is not None:
-                    cache[0].delete()
+                if writer[0] is not None:
+                    writer[0].cache.delete()
         else:
             inbox.put(msg)
+    if writer[0] is not None:
+        writer[0].drain(_WRITE_GRACE_S)
     _writing.acquire(timeout=_WRITE_GRACE_S)
     os._exit(0)
 
@@ -91,7 +139,8 @@ def _say_alive_while_working(channel: Channel, current: list[int], busy: threadi
         last_cpu = cpu
 
 
-def _answer(model: ChatModel, req: dict, channel: Channel, stopped: Callable[[], bool], forgets: list[int]) -> None:
+def _answer(model: ChatModel, req: dict, channel: Channel, stopped: Callable[[], bool], forgets: list[int],
+            writer: CacheWriter | None) -> None:
     rid, op = req["id"], req["op"]
     if op == "count":
         channel.send(rid, counts=[model.count_tokens(t) for t in req["texts"]])
@@ -102,10 +151,13 @@ def _answer(model: ChatModel, req: dict, channel: Channel, stopped: Callable[[],
                                   repeat_penalty=req.get("repeat_penalty", REPEAT_PENALTY)):
             channel.send(rid, piece=piece)
         p = model.last_prompt
-        with _writing:
-            channel.send(rid, done=True, prompt=[p.reused, p.evaluated] if p else None, finish=model.last_finish)
-            if forgets[0] == forgets_before:
-                model.save_head()
+        kept = model.evaluated_conversation() if writer is not None else None
+        if kept is not None and writer is not None:  # handed over before "done": an app that closes now still gets it
+            writer.put(*kept, forgets_before)
+        channel.send(rid, done=True, prompt=[p.reused, p.evaluated] if p else None, finish=model.last_finish)
+    elif op == "ahead":
+        p = model.evaluate_ahead(req["messages"], head=req.get("head", 0), should_stop=stopped)
+        channel.send(rid, done=True, prompt=[p.reused, p.evaluated])
     elif op == "json":
         channel.send(rid, text=model.complete_json(req["system"], req["user"], req["schema"], req["max_tokens"]))
     else:
@@ -116,8 +168,9 @@ def serve(channel: Channel) -> int:
     """Load the model named by the first request, then answer requests one at a time until stdin closes."""
     inbox: queue.Queue = queue.Queue()
     stop_upto, forgets = [0], [0]
-    cache_box: list[PromptCache | None] = [None]
-    threading.Thread(target=_read_requests, args=(inbox, stop_upto, forgets, cache_box), daemon=True, name="engine-stdin").start()
+    writer_box: list[CacheWriter | None] = [None]
+    threading.Thread(target=_read_requests, args=(inbox, stop_upto, forgets, writer_box), daemon=True,
+                     name="engine-stdin").start()
     load = inbox.get()
     current, busy = [load["id"]], threading.Event()
     busy.set()
@@ -127,20 +180,21 @@ def serve(channel: Channel) -> int:
         cache = PromptCache.from_wire(load["prompt_cache"]) if load.get("prompt_cache") else None
         model = ChatModel(load["path"], n_ctx=load["n_ctx"], n_threads=load["n_threads"], seed=load.get("seed"),
                           prompt_cache=cache, n_threads_batch=load.get("n_threads_batch"))
-        cache_box[0] = cache
+        writer_box[0] = CacheWriter(cache, model.n_ctx, forgets) if cache is not None else None
     except ModelError as e:
         channel.send(load["id"], error={"code": e.code, "message": str(e)})
         return 1
     channel.send(load["id"], ready={"n_ctx": model.n_ctx, "n_threads": model._llm.n_threads,
                                     "n_threads_batch": model._llm.n_threads_batch,
                                     "chat_format": model.chat_format, "pid": os.getpid()})
+    model.preload()  # the saved conversation, read while the app opens (a request sent meanwhile waits for it)
     while True:
         busy.clear()
         req = inbox.get()
         rid = current[0] = req["id"]
         busy.set()
         try:
-            _answer(model, req, channel, lambda: stop_upto[0] >= rid, forgets)
+            _answer(model, req, channel, lambda: stop_upto[0] >= rid, forgets, writer_box[0])
         except ModelError as e:
             channel.send(rid, error={"code": e.code, "message": str(e)})
         except Exception as e:  # a bug: named plainly to the app, and the engine keeps serving

@@ -187,30 +187,60 @@ class ChatEngine:
         engine is told to stop at its next token. The first `head` messages are the stable head the engine's
         prompt cache keeps across restarts. `last_finish` is then "length" when `max_tokens` cut the reply."""
         with self._lock:
-            self._ensure()
             self.last_prompt = None
             self.last_finish = None
-            self._next_id += 1
-            rid = self._next_id
-            self._send(rid, "chat", messages=list(messages), max_tokens=max_tokens, temperature=temperature,
-                       head=head, repeat_penalty=repeat_penalty)
-            self._deadline = time.monotonic() + self.hang_seconds
-            finished = False
+            exchange = self._exchange("chat", should_stop, messages=list(messages), max_tokens=max_tokens,
+                                      temperature=temperature, head=head, repeat_penalty=repeat_penalty)
             try:
-                while not (should_stop is not None and should_stop()):
-                    msg = self._answer(rid, self.hang_seconds, wait=_POLL_S)
-                    if msg is None:
-                        continue
+                for msg in exchange:
                     if msg.get("done"):
-                        finished = True
                         prompt = msg.get("prompt")
                         self.last_prompt = PromptEval(*prompt) if prompt else None
                         self.last_finish = msg.get("finish")
                         return
                     yield msg["piece"]
             finally:
-                if not finished and self._proc is not None:
-                    self._send(rid, "stop")
+                exchange.close()  # tells the engine to stop when the reply did not run to its end
+
+    def evaluate_ahead(self, messages: Sequence[dict], head: int = 0,
+                       should_stop: Callable[[], bool] | None = None) -> PromptEval | None:
+        """Have the engine evaluate the prompt a reply to `messages` would start from, without a reply (a paused
+        draft; `ChatModel.evaluate_ahead`), so that sending them evaluates only what changed. Once `should_stop()` is
+        true it returns None at once and the engine stops at its next step, keeping what it evaluated; else the
+        prompt tokens reused and evaluated. `last_prompt` stays the last reply's."""
+        with self._lock:
+            exchange = self._exchange("ahead", should_stop, messages=list(messages), head=head)
+            try:
+                for msg in exchange:
+                    prompt = msg.get("prompt")
+                    return PromptEval(*prompt) if prompt else None
+            finally:
+                exchange.close()
+            return None
+
+    def _exchange(self, op: str, should_stop: Callable[[], bool] | None,
+                  **fields: Any) -> Generator[dict, None, None]:
+        """Send one request and yield its messages, the last one the one that says done. Once `should_stop()` is true
+        (looked at every _POLL_S, even while the engine is silent) nothing more is yielded; closed before done, the
+        engine is told to stop the request."""
+        self._ensure()
+        self._next_id += 1
+        rid = self._next_id
+        self._send(rid, op, **fields)
+        self._deadline = time.monotonic() + self.hang_seconds
+        finished = False
+        try:
+            while not (should_stop is not None and should_stop()):
+                msg = self._answer(rid, self.hang_seconds, wait=_POLL_S)
+                if msg is None:
+                    continue
+                finished = bool(msg.get("done"))
+                yield msg
+                if finished:
+                    return
+        finally:
+            if not finished and self._proc is not None:
+                self._send(rid, "stop")
 
     def complete_json(self, system: str, user: str, schema: dict, max_tokens: int = 512) -> str:
         """The model's raw JSON answer under a grammar built from `schema` (satisfies memory's Completer)."""

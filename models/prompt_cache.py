@@ -1,10 +1,11 @@
-"""The evaluated prompt head on disk, encrypted: the llama.cpp state of the fixed prompt and the memory prefix.
+"""The evaluated prompt on disk, encrypted: the llama.cpp state of the fixed prompt, the memory prefix and the open
+conversation (its history and last reply; `models/prompt_state.py` takes and restores it).
 
 After a restart the engine loads it when the first prompt starts with the same head tokens, so the first reply
-does not evaluate the whole fixed prompt and memory prefix again. The state holds those tokens (ids and the KV
-cache computed from them), so it is as private as the memories: it is written only AES-256-GCM encrypted, with a
-key derived (HKDF-SHA256; for a passphrase first scrypt) from the profile's database key and never written
-anywhere; the app hands it to the engine over the pipe, not in argv or the environment.
+does not evaluate the fixed prompt, memory prefix and conversation again. The state holds those tokens (ids and the KV
+cache computed from them), so it is as private as the memories and the conversation: it is written only AES-256-GCM
+encrypted, with a key derived (HKDF-SHA256; for a passphrase first scrypt) from the profile's database key and never
+written anywhere; the app hands it to the engine over the pipe, not in argv or the environment.
 
 File: MAGIC | salt (16) | nonce (12) | AES-GCM(header JSON line + token ids (int32 LE) + state bytes), the clear
 part bound as associated data. The header names the model (its sha256, or path/size/mtime when not hashed), the

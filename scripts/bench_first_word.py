@@ -1,19 +1,25 @@
 #!/usr/bin/env python3
-"""Benchmark: time to the first reply piece with memory on and off, interleaved in one run.
+"""Benchmark: time to the first reply piece, and the prompt tokens evaluated for it, with memory on and off.
 
-  .venv/bin/python scripts/bench_first_word.py [--sessions 3] [--turns 10] [--memories 300]
+  .venv/bin/python scripts/bench_first_word.py [--sessions 3] [--turns 10] [--memories 300] [--model FILE]
 
-The project's own `Companion` and `ChatService` on the bundled SmolLM2, in throw-away encrypted profiles
-seeded with the same generated memories. Each session plays the same scripted conversation with memory
-on, memory on with every message embedded while it was typed (as the window does when typing pauses), and memory
-off, the three turn by turn in turning order, so machine noise hits all of them. It prints the
-median time to first piece at turn 1 and at the last turn, the on/off ratio, the prompt tokens llama.cpp
-actually evaluated before the first piece (the rest were reused from the previous turn), the first reply
-after a restart, and the app's tokens/s against raw llama-cpp-python on the same prompt.
+The project's own `Companion` and `ChatService` on the bundled SmolLM2 (or any GGUF with --model), in throw-away
+encrypted profiles seeded with the same generated memories. Each session plays the same scripted conversation three
+ways, turn by turn in turning order so machine noise hits all of them:
+  chat   memory on, nothing done before Enter (as `companion chat` in a terminal);
+  window memory on, typing pauses simulated before Enter (untimed): the draft pauses at half the message and at the
+         whole of it, and the window's pause handler (`ChatService.anticipate`) runs on each;
+  off    memory off.
+Per turn it prints the median time from Enter to the first reply piece and the prompt tokens llama.cpp evaluated in
+that time (the rest were reused), beside the message's own tokens; then the ratios against memory off (the median
+turn and the last turn), the first reply after a restart against the last warm turn of the same conversation, and
+the app's tokens/s against raw llama-cpp-python on the same prompt and threads. Only ratios measured side by side
+in this one run are claims; the seconds depend on the machine and its load.
 """
 from __future__ import annotations
 
 import argparse
+import inspect
 import os
 import random
 import shutil
@@ -47,9 +53,7 @@ TURNS = [
     "Thanks for listening. Any advice for sleeping better?",
     "Good morning again! What were we talking about?",
 ]
-# memory on; memory on with each message embedded while it was typed (the window does that when typing pauses,
-# so only the search and the prompt remain when it is sent); memory off.
-VARIANTS = ("on", "typed", "off")
+VARIANTS = ("chat", "window", "off")  # see the docstring
 PEOPLE = ["Lily", "Tom", "Mei", "Sam", "Ana", "Raj", "Zoe", "Ben", "Ivy", "Leo"]
 THINGS = ["hiking", "jazz", "sushi", "chess", "yoga", "painting", "coffee", "running", "baking", "poetry",
           "tennis", "gardening", "ramen", "board games", "cycling", "photography", "tea", "sci-fi novels",
@@ -123,12 +127,28 @@ class EvalCounter:
         llm.eval = counted
 
 
-def timed_turn(chat: ChatService, session: str | None, text: str, typed: bool = False) -> tuple[float, int, object]:
-    """Seconds from the message to the first reply piece, and the prompt tokens the engine evaluated for it.
+def pauses(text: str) -> list[str]:
+    """The drafts the window sees pausing while `text` is typed: half its words, then all of it."""
+    words = text.split()
+    half = " ".join(words[:max(1, len(words) // 2)])
+    return [half, text] if half != text else [text]
 
-    typed: the message was embedded while it was typed, as the window does when typing pauses (untimed)."""
+
+def anticipate(chat: ChatService, session: str | None, draft: str) -> None:
+    """What the window does when typing pauses on `draft` (older versions took the draft alone)."""
+    if "session_id" in inspect.signature(chat.anticipate).parameters:
+        chat.anticipate(draft, session_id=session)
+    else:
+        chat.anticipate(draft)
+
+
+def timed_turn(chat: ChatService, session: str | None, text: str, typed: bool = False) -> tuple[float, int, object]:
+    """Seconds from Enter to the first reply piece, and the prompt tokens the engine evaluated in that time.
+
+    typed: typing pauses came before Enter (untimed), as in the window."""
     if typed:
-        chat.anticipate(text)
+        for draft in pauses(text):
+            anticipate(chat, session, draft)
     start = time.perf_counter()
     turn = chat.prepare(session, text)
     first = None
@@ -152,10 +172,11 @@ def session_run(template: Path, root: Path, rep: int, turns: int, reply_tokens: 
     for t in range(turns):
         for name in _rotated(VARIANTS, t + rep):
             c, chat, session = variants[name]
-            secs, evaluated, turn = timed_turn(chat, session, TURNS[t % len(TURNS)], typed=name == "typed")
+            text = TURNS[t % len(TURNS)]
+            secs, evaluated, turn = timed_turn(chat, session, text, typed=name == "window")
             variants[name][2] = turn.session_id
-            results[name].setdefault(t + 1, []).append((secs, evaluated, _prompt_tokens(c, turn.messages)))
-            if name == "on":
+            results[name].setdefault(t + 1, []).append((secs, evaluated, c.chat_model().count_tokens(text)))
+            if name == "chat":
                 last_prompt = turn.messages
     sessions = {name: v[2] for name, v in variants.items()}
     for v in variants.values():
@@ -166,8 +187,9 @@ def session_run(template: Path, root: Path, rep: int, turns: int, reply_tokens: 
         chat = ChatService(c)
         c.warm_up()
         load = time.perf_counter() - start
-        secs, evaluated, turn = timed_turn(chat, sessions[name], TURNS[turns % len(TURNS)], typed=name == "typed")
-        results[name].setdefault("restart", []).append((secs, evaluated, _prompt_tokens(c, turn.messages), load))
+        text = TURNS[turns % len(TURNS)]
+        secs, evaluated, turn = timed_turn(chat, sessions[name], text, typed=name == "window")
+        results[name].setdefault("restart", []).append((secs, evaluated, c.chat_model().count_tokens(text), load))
         c.close()
     return {"messages": last_prompt}
 
@@ -176,10 +198,6 @@ def _rotated(names: tuple[str, ...], k: int) -> tuple[str, ...]:
     """The variants in an order that turns with k, so no variant always goes first."""
     k %= len(names)
     return names[k:] + names[:k]
-
-
-def _prompt_tokens(c: Companion, messages: list[dict]) -> int:
-    return sum(c.chat_model().count_tokens(m["content"]) + 5 for m in messages)
 
 
 def throughput(model_path: str, messages: list[dict], reps: int, gen_tokens: int) -> dict:
@@ -219,20 +237,23 @@ def throughput(model_path: str, messages: list[dict], reps: int, gen_tokens: int
     return {k: {m: statistics.median(v) for m, v in d.items()} | {"threads": threads[k]} for k, d in out.items()}
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sessions", type=int, default=3)
     ap.add_argument("--turns", type=int, default=10)
     ap.add_argument("--memories", type=int, default=300)
     ap.add_argument("--reply-tokens", type=int, default=32)
-    ap.add_argument("--throughput-reps", type=int, default=4)
-    args = ap.parse_args()
+    ap.add_argument("--throughput-reps", type=int, default=4, help="0 skips the tokens/s comparison")
+    ap.add_argument("--model", help="a GGUF file to chat with instead of the bundled model")
+    args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         os.environ["COMPANION_DB_KEY"] = "bench-first-word"
         os.environ.setdefault("COMPANION_MODELS_DIR", str(root / "models"))
         for var in ("COMPANION_CHAT_MODEL", "COMPANION_TODAY"):
             os.environ.pop(var, None)
+        if args.model:
+            os.environ["COMPANION_CHAT_MODEL"] = str(Path(args.model).resolve())
         template = make_template(root, args.memories)
         results: dict = {name: {} for name in VARIANTS}
         last = {}
@@ -243,8 +264,8 @@ def main() -> int:
         model_path = str(probe.chat_model_file().path)
         threads = probe.chat_model().n_threads
         probe.close()
-        tput = throughput(model_path, last["messages"], args.throughput_reps, 64)
-    report(results, args, tput, threads)
+        tput = throughput(model_path, last["messages"], args.throughput_reps, 64) if args.throughput_reps else None
+    report(results, args, tput, threads, Path(model_path).name)
     return 0
 
 
@@ -252,25 +273,41 @@ def _med(rows, i):
     return statistics.median(r[i] for r in rows)
 
 
-def report(results: dict, args, tput: dict, threads: int) -> None:
-    print(f"\nbench_first_word: {args.memories} memories, {args.sessions} sessions × {args.turns} turns, "
-          f"memory on/off interleaved, {os.cpu_count()} logical CPUs, chat threads {threads}, medians\n")
-    print("| turn | TTFT on (s) | TTFT typed (s) | TTFT off (s) | ratio on/off | ratio typed/off "
-          "| evaluated on / prompt on (tokens) | evaluated off / prompt off |")
-    print("|---|---|---|---|---|---|---|---|")
-    for key in (1, args.turns, "restart"):
-        on, typed, off = results["on"][key], results["typed"][key], results["off"][key]
-        label = f"after restart (turn {args.turns + 1})" if key == "restart" else str(key)
-        print(f"| {label} | {_med(on, 0):.2f} | {_med(typed, 0):.2f} | {_med(off, 0):.2f} "
-              f"| {_med(on, 0) / _med(off, 0):.2f} | {_med(typed, 0) / _med(off, 0):.2f} "
-              f"| {_med(on, 1):.0f} / {_med(on, 2):.0f} | {_med(off, 1):.0f} / {_med(off, 2):.0f} |")
-    print("\n(typed: memory on, each message embedded while it was typed, as the window does when typing pauses)")
-    print()
-    for name, label in (("on", "memory on"), ("typed", "memory on, typed"), ("off", "memory off")):
-        every = [statistics.median(r[0] for r in results[name][t]) for t in range(1, args.turns + 1)]
-        print(f"{label}, TTFT per turn (s): {' '.join(f'{x:.2f}' for x in every)}")
+def _all_turns(results: dict, name: str, turns: int, i: int) -> float:
+    """The median turn: the median over every session's turns 1..turns."""
+    return statistics.median(r[i] for t in range(1, turns + 1) for r in results[name][t])
+
+
+def report(results: dict, args, tput: dict | None, threads: int, model: str) -> None:
+    T = args.turns
+    print(f"\nbench_first_word: {model}, {args.memories} memories, {args.sessions} sessions x {T} turns, "
+          f"chat / window / off interleaved, {os.cpu_count()} logical CPUs, chat threads {threads}; medians over "
+          "sessions\n")
+    print("Time from Enter to the first reply piece (s), and the prompt tokens evaluated in that time:\n")
+    print("| turn | message tokens | chat: s / evaluated | window: s / evaluated | off: s / evaluated |")
+    print("|---|---|---|---|---|")
+    keys: list = list(range(1, T + 1)) + ["restart"]
+    for key in keys:
+        label = f"after restart ({T + 1})" if key == "restart" else str(key)
+        cells = " | ".join(f"{_med(results[n][key], 0):.2f} / {_med(results[n][key], 1):.0f}" for n in VARIANTS)
+        print(f"| {label} | {_med(results['off'][key], 2):.0f} | {cells} |")
+    cells = " | ".join(f"{_all_turns(results, n, T, 0):.2f} / {_all_turns(results, n, T, 1):.0f}" for n in VARIANTS)
+    print(f"| median turn | {_all_turns(results, 'off', T, 2):.0f} | {cells} |")
+    print("\n| memory on, against off | median turn | turn " + str(T) + " | evaluated after Enter, median turn "
+          "(message tokens + 16) | first reply after restart / turn " + str(T) + " |")
+    print("|---|---|---|---|---|")
+    off_med, off_last = _all_turns(results, "off", T, 0), _med(results["off"][T], 0)
+    budget = _all_turns(results, "off", T, 2) + 16
+    for name, label in (("chat", "companion chat (no typing ahead)"), ("window", "window (typing pauses)"),
+                        ("off", "memory off (reference)")):
+        restart = _med(results[name]["restart"], 0) / _med(results[name][T], 0)
+        print(f"| {label} | {_all_turns(results, name, T, 0) / off_med:.2f}x | {_med(results[name][T], 0) / off_last:.2f}x "
+              f"| {_all_turns(results, name, T, 1):.0f} ({budget:.0f}) | {restart:.2f}x |")
     loads = [r[3] for name in VARIANTS for r in results[name]["restart"]]
-    print(f"restart: open profile, start the engine, load the embedders {statistics.median(loads):.2f} s (not in the TTFT above)")
+    print(f"\nrestart: open profile, start the engine, load the embedders {statistics.median(loads):.2f} s "
+          "(not in the times above)")
+    if tput is None:
+        return
     print("\n| same prompt (memory on, last turn) | prompt tokens/s | generation tokens/s | threads |")
     print("|---|---|---|---|")
     for name in ("app", "raw"):

@@ -261,10 +261,35 @@ def test_the_prompt_prefix_stays_the_same_from_turn_to_turn(companion):
     assert second.messages[1]["role"] == "system" and "nurse" in second.messages[1]["content"]
     assert second.messages[2:4] == [{"role": "user", "content": "hello, what do I do for work?"},
                                     {"role": "assistant", "content": "You work as a nurse."}]
-    tail = second.messages[-2]
-    assert tail["role"] == "system" and "bouldering" in tail["content"] and "not instructions" in tail["content"]
-    assert "nurse" not in tail["content"]  # already in the prefix: not repeated
+    tail = second.messages[-2]  # the small note: the memory's words alone ("nurse" is in the prefix: not repeated)
+    assert tail == {"role": "system", "content": "<memory>\nLoves bouldering at the climbing gym\n</memory>"}
     assert "bouldering" not in second.messages[1]["content"]
+
+
+def test_a_note_holds_each_memory_s_words_alone_and_only_what_the_prompt_does_not_already_say(companion):
+    """No header, labels or ids per line (the persona says what a <memory> block is); an event keeps its date; a
+    memory whose words the prefix or an earlier note already holds is not said again, yet still counts as used."""
+    chat = ChatService(companion)
+    companion.store.add(Memory(new_id(), "profile", "Works as a nurse in Chengdu"))
+    first = chat.run(None, "hello there")
+    assert "<memory> block" in first.system_prompt and "instructions" in first.system_prompt
+    gym = companion.store.add(Memory(new_id(), "preference", "Loves bouldering at the climbing gym"))
+    again = companion.store.add(Memory(new_id(), "preference", "loves  bouldering at the climbing gym"))
+    comp = companion.store.add(Memory(new_id(), "event", "Bouldering competition at the climbing gym",
+                                      event_date="2026-12-05"))
+    twin = companion.store.add(Memory(new_id(), "profile", "Works as a nurse in  Chengdu"))  # the prefix's words
+    second = chat.run(first.session_id, "any tips for bouldering at the climbing gym? I'm a nurse")
+    note = second.messages[-2]["content"]
+    assert note.startswith("<memory>\n") and note.endswith("\n</memory>") and "[" not in note, note
+    lines = note.split("\n")[1:-1]
+    assert sorted(lines) == ["2026-12-05: Bouldering competition at the climbing gym",
+                             "Loves bouldering at the climbing gym"], note
+    assert not any(m.id in note for m in (gym, again, comp, twin))
+    used = set(second.assistant_message.memories_used)
+    assert {gym.id, comp.id} <= used and twin.id in used  # the twin's words are in the prefix
+    third = chat.prepare(first.session_id, "more bouldering tips for the climbing gym please")
+    assert _system_text(third).count("Loves bouldering") == 1  # the earlier note holds it: not said again
+    assert gym.id in [m.id for m in third.memories]
 
 
 def test_the_prefix_is_rebuilt_when_a_memory_in_it_changes_or_is_forgotten(companion):
@@ -337,8 +362,9 @@ def test_a_restart_gives_a_session_its_prefix_back_until_one_of_its_memories_is_
     restarted = ChatService(companion).prepare(first.session_id, "hi again")
     assert restarted.messages[1] == first.messages[1]  # "short answers" reaches it after the history instead
     assert "short answers" in restarted.messages[-2]["content"]
+    assert companion.db.read("SELECT count(*) FROM meta WHERE key IN ('memory_prefix', 'session_notes')") == [(2,)]
     forget(companion.store, [job.id])
-    assert companion.db.read("SELECT count(*) FROM meta WHERE key = 'memory_prefix'") == [(0,)]
+    assert companion.db.read("SELECT count(*) FROM meta WHERE key IN ('memory_prefix', 'session_notes')") == [(0,)]
     after = ChatService(companion).prepare(first.session_id, "and now?")
     assert "nurse" not in _system_text(after) and "short answers" in after.messages[1]["content"]
 
@@ -450,4 +476,6 @@ def test_nothing_is_embedded_ahead_with_memory_off_or_for_an_empty_draft(compani
     chat = ChatService(companion)
     assert not chat.anticipate("   ")
     companion.settings.memory_enabled = False
-    assert not chat.anticipate("I start my new job on Monday")
+    main = companion.store.embedder = _CountingEmbedder(companion.store.embedder)
+    assert chat.anticipate("I start my new job on Monday")  # evaluated ahead all the same
+    assert chat._anticipated is None and main.texts == []

@@ -1,4 +1,5 @@
-"""The evaluated prompt head outlives the engine: real SmolLM2, real engine processes, a real encrypted profile."""
+"""The evaluated head and open conversation outlive the engine: real SmolLM2, real engine processes, a real encrypted
+profile."""
 from __future__ import annotations
 
 import os
@@ -8,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from app.chat import ChatService
+from app.chat import CUT_MARK, ChatService
 from app.clock import Clock
 from app.companion import Companion
 from app.memory_service import MemoryService
@@ -67,8 +68,8 @@ def test_the_first_reply_after_a_restart_reuses_the_saved_head_and_the_file_hold
 
 
 def test_a_session_continued_after_a_restart_keeps_its_prefix_and_the_saved_head(profile):
-    """What was learned during a session does not change that session's prefix after a restart (the saved head is
-    of the old one): it comes as a note, and joins the prefix of the next session."""
+    """What was learned during a session does not change that session's prefix after a restart (the saved state is
+    of the old one): it stays in its note, and joins the prefix of the next session."""
     c = _open(profile)
     chat = ChatService(c)
     first = chat.run(None, "Hello, how are you?")
@@ -84,11 +85,53 @@ def test_a_session_continued_after_a_restart_keeps_its_prefix_and_the_saved_head
         p = c.chat_model().last_prompt
         head_tokens = sum(c.chat_model().count_tokens(m["content"]) for m in again.messages[:2])
         assert again.messages[1]["content"] == prefix and p.reused > head_tokens, (p.reused, head_tokens)
-        assert "night shifts" in again.messages[-2]["content"]
+        assert again.messages[:len(second.messages)] == second.messages  # its note stays where it was, once
+        assert sum("night shifts" in m["content"] for m in again.messages) == 1
         later = chat.prepare(None, "A new day!")
         assert "night shifts" in later.messages[1]["content"]
     finally:
         c.close()
+
+
+def test_the_open_conversation_outlives_a_restart_encrypted_and_the_next_reply_evaluates_only_what_is_new(profile):
+    """The history joins the saved state: the first reply after a restart evaluates its own message and the template's
+    few tokens around it, like a warm turn, not the conversation again; the note an earlier turn showed is back at its
+    spot (the prompt comes out as before). The file holds none of the conversation's words."""
+    c = _open(profile)
+    chat = ChatService(c)
+    first = chat.run(None, "My neighbour Orsolya repairs violins in her workshop.")
+    MemoryService(c).add("Plays the cello in an amateur orchestra", category="preference")
+    second = chat.run(first.session_id, "I play the cello in an orchestra, rehearsal is on Thursday.")
+    note = second.messages[-2]
+    assert note["role"] == "system" and "cello" in note["content"], second.messages
+    warm = c.chat_model().last_prompt
+    c.close()
+    data = (profile / "prompt-state.bin").read_bytes()
+    for plain in ("Orsolya", "violins", "rehearsal", "cello", "Quillon", second.reply.strip()[:20]):
+        for encoded in (plain.encode(), plain.encode("utf-16-le")):
+            assert not plain.strip() or encoded not in data, plain
+    c = _open(profile)
+    try:
+        text = "What should I practise?"
+        third = ChatService(c).run(first.session_id, text)
+        p = c.chat_model().last_prompt
+        assert third.messages[:len(second.messages)] == second.messages  # the note is where it was
+        history = sum(c.chat_model().count_tokens(m["content"]) for m in second.messages)
+        # The reply was cut at 4 tokens: its saved text ends in a mark the model never said, evaluated as a warm turn would
+        mark = c.chat_model().count_tokens(f"\n\n{CUT_MARK}") if second.cut else 0
+        assert p.reused > history and p.evaluated <= c.chat_model().count_tokens(text) + mark + 16, (p, warm, history)
+    finally:
+        c.close()
+
+
+def test_deleting_a_conversation_deletes_the_saved_state_that_holds_it(profile, cli):
+    first = _first_reply_after_start(profile)
+    assert first and (profile / "prompt-state.bin").exists()
+    c = _open(profile)
+    session = c.transcript.sessions()[0].id
+    c.close()
+    cli.run("sessions", "delete", session)
+    assert not (profile / "prompt-state.bin").exists()
 
 
 def test_a_changed_prefix_invalidates_the_cache(profile):
@@ -183,10 +226,10 @@ def test_forgetting_during_a_reply_keeps_that_reply_from_writing_the_cache_again
         for _ in pieces:
             pass
         chat.finish(turn)
-        c.chat_model().count_tokens("a request after the reply: the engine has finished writing by now")
+        c.chat_model().close()  # the engine ends once its cache writer has nothing left to write
         assert not (profile / "prompt-state.bin").exists()
         chat.run(turn.session_id, "And then?")  # a reply that started after the forgetting writes it again
-        c.chat_model().count_tokens("once more, after the write")
+        c.chat_model().close()
         assert (profile / "prompt-state.bin").exists()
     finally:
         c.close()
@@ -225,3 +268,33 @@ def test_a_model_without_a_chat_template_sees_every_system_message_and_gets_the_
     assert reused == 0 and cache.path.exists()
     reused, _, _ = first_prompt([persona, notes, {"role": "user", "content": "Good morning!"}])
     assert reused > 100
+
+
+def test_a_conversation_preloaded_at_start_is_kept_only_for_a_prompt_with_its_head(tmp_path):
+    from models.chat import ChatModel
+
+    resolved = resolve_chat_model(None)
+    salt = os.urandom(16)
+    cache = PromptCache(tmp_path / "prompt-state.bin", derive_key("ab" * 32, "raw", salt), salt,
+                        model_identity(resolved.path, resolved.sha256))
+    persona = {"role": "system", "content": "You are a kind companion. " * 20}
+    notes = {"role": "system", "content": "<memory>\nLikes tea.\n</memory>"}
+    talk = [persona, notes, {"role": "user", "content": "Hi!"}]
+
+    def reply(messages: list[dict], head: int = 2) -> tuple[int, int]:
+        with ChatModel(resolved.path, n_ctx=1024, n_threads=2, seed=1, prompt_cache=cache) as model:
+            loaded = model.preload()
+            "".join(model.stream(messages, max_tokens=2, temperature=0.0, head=head))
+            kept = model.evaluated_conversation()
+            if kept is not None:
+                cache.write(model.n_ctx, *kept)
+            return loaded, model.last_prompt.reused
+
+    assert reply(talk) == (0, 0) and cache.path.exists()
+    loaded, reused = reply([*talk, {"role": "assistant", "content": "Hello!"}, {"role": "user", "content": "Tea?"}])
+    assert loaded > 100 and reused > 100
+    loaded, reused = reply(talk, head=0)  # no head (nothing may be cached): loaded, not used, the file kept
+    assert loaded > 100 and reused == 0 and cache.path.exists()
+    other = {"role": "system", "content": "<memory>\nLikes coffee.\n</memory>"}
+    loaded, reused = reply([persona, other, {"role": "user", "content": "Hi!"}])
+    assert loaded > 100 and reused == 0  # another head: dropped (and the file replaced by this reply's)

@@ -53,6 +53,7 @@ class ChatController(QObject):
         self.chat: ChatService | None = None
         self.private_chat: ChatService | None = None  # the private conversation's, in memory only
         self._stop = threading.Event()
+        self._draft_cancel = threading.Event()  # set: the paused draft being worked on ahead changed or was sent
         self.replying = False
         self.last_cut = False  # the last reply was ended by the app (length limit or looping), for its mark
         self.last_answer: RecordAnswer | None = None  # the last reply was built from the record ("how do you know")
@@ -82,6 +83,7 @@ class ChatController(QObject):
         conversation's turn is neither saved nor learned from)."""
         if self.replying or self.chat is None:
             return
+        self.draft_changed()
         self.replying = True
         self._stop.clear()
         chat = self.private_chat if private else self.chat
@@ -92,15 +94,24 @@ class ChatController(QObject):
         if self.companion is not None and not self.replying:
             self.private_chat = ChatService(self.companion, private=True)
 
-    def anticipate(self, draft: str, private: bool = False) -> None:
-        """Embed a paused draft on the model worker (after any chat request, before queued learning), so that
-        sending it starts the reply sooner. Nothing while a reply streams: the worker is busy with it."""
+    def anticipate(self, draft: str, session_id: str | None = None, private: bool = False) -> None:
+        """Work on a paused draft on the model worker (after any chat request, before queued learning): embed it and
+        have the engine evaluate the prompt it would bring, so that sending it evaluates only what changed. Nothing
+        while a reply streams (the worker is busy with it); the work stops as soon as the draft changes or is sent.
+        A private draft is worked on by the private service (no stable head: the engine caches none of it)."""
         if self.replying or self.chat is None:
             return
+        self.draft_changed()
+        cancel = self._draft_cancel = threading.Event()
         chat = self.private_chat if private else self.chat  # the service that will send it holds its vectors
-        # A failure costs nothing but the head start (sending embeds the message again), so it is only logged.
-        self.worker.run(lambda: chat.anticipate(draft), None,
-                        lambda exc: log.info("draft not embedded ahead: %s", exc), priority=SOON)
+        # A failure costs nothing but the head start (sending does it all again), so it is only logged.
+        self.worker.run(lambda: chat.anticipate(draft, session_id, cancel.is_set), None,
+                        lambda exc: log.info("draft not worked on ahead: %s", exc), priority=SOON)
+
+    def draft_changed(self) -> None:
+        """The draft is no longer the one that paused: work on it ahead stops at its next step (a reply waits for
+        no more than that)."""
+        self._draft_cancel.set()
 
     def stop(self) -> None:
         """Stop the reply at the next piece; what was said so far is kept."""

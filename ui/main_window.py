@@ -181,7 +181,9 @@ class MainWindow(QMainWindow):
         self.model_offer.showModels.connect(lambda: self.open_models().open())
         self.composer.sendRequested.connect(self.send)
         self.composer.stopRequested.connect(self.controller.stop)
-        self.composer.draftPaused.connect(lambda draft: self.controller.anticipate(draft, self.private))
+        self.composer.draftPaused.connect(
+            lambda draft: self.controller.anticipate(draft, self.session_id, self.private))
+        self.composer.input.textChanged.connect(self.controller.draft_changed)
         self.sessions.newRequested.connect(self.new_chat)
         self.sessions.sessionChosen.connect(self.choose_session)
         self.sessions.renameRequested.connect(self.rename_session)

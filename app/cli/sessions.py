@@ -49,7 +49,7 @@ def sessions_show(args, home, clock) -> int:
 def sessions_delete(args, home, clock) -> int:
     """Delete one session and its messages."""
     with opened(args, home, clock) as c:
-        n = c.transcript.delete_session(args.id)
+        n = c.delete_session(args.id)
     print(f"deleted session {args.id} and its {n} messages")
     return 0
 

@@ -25,6 +25,7 @@ from memory.storage.vectors import _meta, _set_meta  # the one pair of key/value
 
 KEY_PEOPLE = 8
 LAYOUT_KEY = "memory_prefix"
+NOTES_KEY = "session_notes"  # the last session's per-turn notes (app/session_notes.py): ids only
 _ALWAYS = ("profile", "feedback")
 
 
@@ -124,3 +125,24 @@ def prefix_is_current(prefix: MemoryPrefix, store: MemoryStore, today: date, bud
     if new_session:
         return frozenset(shown_part(m) for m in _usable(store)) == prefix.everything
     return prefix.shown <= frozenset(shown_part(m) for m in store.usable(ids=prefix.ids))
+
+
+def save_notes_layout(store: MemoryStore, session_id: str, today: date, notes: list[tuple[str, list[str]]]) -> None:
+    """Keep which memories (ids) each per-turn note of a session shows and the message it goes before, for
+    `notes_layout` after a restart; one session at a time. Forgetting deletes it with the prefix's layout."""
+    layout = {"session": session_id, "today": today.isoformat(), "notes": [[b, list(ids)] for b, ids in notes]}
+    with store.db.transaction() as conn:
+        _set_meta(conn, NOTES_KEY, json.dumps(layout))
+
+
+def notes_layout(store: MemoryStore, session_id: str, today: date) -> list[tuple[str, list[str]]]:
+    """What `save_notes_layout` kept for this session and day (message id, memory ids), else []."""
+    with store.db.lock:
+        saved = _meta(store.db.conn, NOTES_KEY)
+    try:
+        layout = json.loads(saved) if saved else {}
+        if (layout.get("session"), layout.get("today")) != (session_id, today.isoformat()):
+            return []
+        return [(str(before), [str(i) for i in ids]) for before, ids in layout["notes"]]
+    except (ValueError, KeyError, TypeError):
+        return []

@@ -53,8 +53,9 @@ def forget(store: MemoryStore, memory_ids: list[str]) -> ForgetReceipt:
             conn.execute("UPDATE memories SET superseded_by = NULL WHERE superseded_by = ?", (m.id,))
         _scrub_shared_quotes(conn, [m.quote for m in memories if m.quote])
         _scrub_logs(conn, {m.id for m in memories}, texts)
-        # The index holds memories' words; the session prefix's layout (memory/recall/prefix.py) their ids.
-        conn.execute("DELETE FROM meta WHERE key IN ('memory_index', 'memory_prefix')")
+        # The index holds memories' words; the session prefix's layout (memory/recall/prefix.py) and the last
+        # session's notes (app/session_notes.py) their ids.
+        conn.execute("DELETE FROM meta WHERE key IN ('memory_index', 'memory_prefix', 'session_notes')")
         conn.execute("INSERT INTO memories_fts(memories_fts) VALUES ('optimize')")
     wal_clean = store.db.checkpoint()
     return _verify(store, [m.id for m in memories], texts, wal_clean)

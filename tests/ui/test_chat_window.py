@@ -114,6 +114,23 @@ def test_a_pause_in_typing_embeds_the_draft_for_the_reply_that_follows(make_wind
     assert len(paused) == 1, "sending is not a pause: nothing is embedded for an empty box"
 
 
+def test_a_paused_draft_is_evaluated_ahead_and_typing_on_stops_that_work(make_window, qtbot, companion_env):
+    _short_replies(companion_env)
+    window = make_window()
+    controller = window.controller
+    qtbot.waitUntil(lambda: controller.chat is not None and not controller.worker.busy, timeout=60_000)
+    qtbot.keyClicks(window.composer.input, "I finally booked the trip to Lisbon")
+    qtbot.waitUntil(lambda: controller._draft_cancel is not None and not controller._draft_cancel.is_set()
+                    and controller.worker.busy, timeout=5_000)  # paused: the draft is worked on
+    working = controller._draft_cancel
+    qtbot.keyClicks(window.composer.input, " and Porto")
+    assert working.is_set(), "a key pressed stops the work on the draft that paused"
+    qtbot.waitUntil(lambda: controller._draft_cancel is not working and not controller.worker.busy, timeout=60_000)
+    with qtbot.waitSignal(controller.replyFinished, timeout=120_000):
+        qtbot.keyClick(window.composer.input, Qt.Key.Key_Return)
+    assert controller.companion.chat_model().last_prompt.evaluated <= 1  # all but the last token was evaluated ahead
+
+
 def test_view_follows_the_stream_unless_the_user_scrolled_up(styled, qtbot):
     view = _shown_chat_view(qtbot, 500, 300)
     for i in range(6):

@@ -1,0 +1,60 @@
+"""A paused draft is evaluated ahead of Enter: real SmolLM2 in a real engine process, a real encrypted profile."""
+from __future__ import annotations
+
+import pytest
+
+from app.chat import ChatService
+from app.clock import Clock
+from app.companion import Companion
+from memory.records import Memory
+from memory.storage.store import new_id
+
+
+@pytest.fixture
+def companion(companion_env):
+    c = Companion(companion_env, Clock.parse("2026-11-29"))
+    c.settings.max_reply_tokens = 4
+    c.settings.temperature = 0.0
+    yield c
+    c.close()
+
+
+def test_a_paused_draft_with_its_note_is_evaluated_ahead_so_enter_evaluates_one_token(companion):
+    companion.store.add(Memory(new_id(), "profile", "Works as a nurse in Chengdu"))
+    chat = ChatService(companion)
+    first = chat.run(None, "hello there")
+    cello = companion.store.add(Memory(new_id(), "preference", "Plays the cello in an amateur orchestra"))
+    text = "My cello rehearsal with the orchestra is on Thursday."
+    assert chat.anticipate(text, first.session_id)
+    assert companion.db.read("SELECT count(*) FROM messages WHERE content = ?", (text,)) == [(0,)]  # nothing saved
+    turn = chat.run(first.session_id, text)
+    p = companion.chat_model().last_prompt
+    assert "cello" in turn.messages[-2]["content"]  # the note the draft brought, in the prompt that was evaluated
+    assert p.evaluated <= 1 and p.reused > 100, p  # the prompt's last token is replayed for fresh logits
+    assert cello.id in turn.assistant_message.memories_used
+
+
+def test_a_draft_that_changed_before_enter_costs_only_what_changed(companion):
+    chat = ChatService(companion)
+    first = chat.run(None, "hello there, how are you doing today?")
+    chat.anticipate("I am planning a trip", first.session_id)
+    text = "I am planning a trip to Lisbon with my sister next spring."
+    chat.run(first.session_id, text)
+    p = companion.chat_model().last_prompt
+    rest = companion.chat_model().count_tokens(" to Lisbon with my sister next spring.")
+    assert p.evaluated <= rest + 8, (p, rest)  # the end of the message and the template's tokens after it
+
+
+def test_evaluating_ahead_stops_when_asked_keeps_what_it_did_and_the_next_reply_is_clean(companion):
+    engine = companion.chat_model()
+    messages = [{"role": "system", "content": "You are a kind companion. " * 150},
+                {"role": "user", "content": "Hi!"}]
+    assert engine.evaluate_ahead(messages, should_stop=lambda: True) is None  # asked to stop before it began
+    polls = iter(range(1_000_000))
+    assert engine.evaluate_ahead(messages, should_stop=lambda: next(polls) >= 1) is None  # stopped after ~20 ms
+    done = engine.evaluate_ahead(messages)
+    assert done is not None and 0 < done.reused and done.evaluated > 0, done  # went on from where it stopped
+    assert engine.evaluate_ahead(messages) == type(done)(done.reused + done.evaluated, 0)  # nothing left to do
+    reply = "".join(engine.stream(messages, max_tokens=4, temperature=0.0))
+    assert reply and engine.last_prompt.evaluated <= 1
+
