@@ -106,8 +106,9 @@ class CacheWriter:
 
 
 def _read_requests(inbox: queue.Queue, stop_upto: list[int], forgets: list[int],
-                   writer: list[CacheWriter | None]) -> None:
-    """On a second thread: queue requests; stop and forget take effect at once; EOF ends the process."""
+                   writer: list[CacheWriter | None], busy: threading.Event) -> None:
+    """On a second thread: queue requests; stop and forget take effect at once; EOF ends the process, once the
+    request in hand has ended (it is told to stop) and handed its prompt state to the writer, and that is written."""
     for line in sys.stdin:
         msg = json.loads(line)
         if msg.get("op") == "stop":
@@ -119,8 +120,14 @@ def _read_requests(inbox: queue.Queue, stop_upto: list[int], forgets: list[int],
                     writer[0].cache.delete()
         else:
             inbox.put(msg)
+    # The app went away, perhaps while a reply it had stopped reading (cut short, looping) was still winding down:
+    # that reply stops at its next piece and hands over its state before the writer is drained.
+    stop_upto[0] = sys.maxsize
+    deadline = time.monotonic() + _WRITE_GRACE_S
+    while busy.is_set() and time.monotonic() < deadline:
+        time.sleep(0.01)
     if writer[0] is not None:
-        writer[0].drain(_WRITE_GRACE_S)
+        writer[0].drain(max(0.0, deadline - time.monotonic()))
     _writing.acquire(timeout=_WRITE_GRACE_S)
     os._exit(0)
 
@@ -169,10 +176,11 @@ def serve(channel: Channel) -> int:
     inbox: queue.Queue = queue.Queue()
     stop_upto, forgets = [0], [0]
     writer_box: list[CacheWriter | None] = [None]
-    threading.Thread(target=_read_requests, args=(inbox, stop_upto, forgets, writer_box), daemon=True,
+    busy = threading.Event()  # a request is in hand
+    threading.Thread(target=_read_requests, args=(inbox, stop_upto, forgets, writer_box, busy), daemon=True,
                      name="engine-stdin").start()
     load = inbox.get()
-    current, busy = [load["id"]], threading.Event()
+    current = [load["id"]]
     busy.set()
     threading.Thread(target=_say_alive_while_working, args=(channel, current, busy), daemon=True,
                      name="engine-alive").start()

@@ -257,7 +257,8 @@ class ChatEngine:
             self._send(0, "forget")
 
     def close(self) -> None:
-        """End the engine: it exits when its input closes; killed if it has not after a few seconds."""
+        """End the engine: it exits when its input closes (once its prompt state is written); killed if it has not
+        after _CLOSE_WAIT_S."""
         with self._lock:
             proc, self._proc = self._proc, None
         if proc is None:
@@ -268,7 +269,7 @@ class ChatEngine:
         except OSError:
             pass
         try:
-            proc.wait(timeout=5)
+            proc.wait(timeout=_CLOSE_WAIT_S)
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
@@ -278,6 +279,12 @@ class ChatEngine:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+# How long a closing engine may take to exit: it first ends the reply in hand and writes the prompt state it was
+# handed (at most models/engine.py's _WRITE_GRACE_S, 10 s; usually well under a second). Killed at 5 s, a write
+# slowed by a busy machine was lost, and `companion say` left no prompt state for the next command.
+_CLOSE_WAIT_S = 12.0
 
 
 def _pump_lines(stream: IO[bytes], inbox: queue.Queue) -> None:
