@@ -153,10 +153,10 @@ def _zh(answer: str, assistant: str) -> str | None:
     if "你" not in question and "您" not in question or re.search(r"[，,：:]", question):
         return None  # not about the user, or a paraphrase to confirm ("你其实不是不想上班，而是…？")
     question = re.sub(r"(?:[吗呢吧啊呀]|(?<!干)嘛)?[\s～~。？?]*$", "", question).replace("你们", "我们").replace("您", "我").replace("你", "我")
-    first, _, rest = re.split(r"(?<=[^，,。 ])(?=[，,。 ])", answer, maxsplit=1)[0], "", answer
     wh = _ZH_WH.search(question)
-    if wh:
-        tail = answer[len(first):].lstrip("，,。 ")
-        said = question[:wh.start()] + first.strip() + question[wh.end():]
-        return f"{said}，{tail}" if tail else said
-    return f"{question}，{rest}"
+    if not wh:  # a yes-or-no question: the statement, then the answer's details
+        return f"{question}，{answer}"
+    first = re.split(r"(?<=[^，,。 ])(?=[，,。 ])", answer, maxsplit=1)[0]  # the answer's first part fills the blank
+    tail = answer[len(first):].lstrip("，,。 ")
+    said = question[:wh.start()] + first.strip() + question[wh.end():]
+    return f"{said}，{tail}" if tail else said
