@@ -72,6 +72,7 @@ class Candidate:
     valid_from: date | None = None  # the day a state began when the user said it ("quit coffee last week")
     context: str = ""  # the whole message, for a change whose old value is named in another clause
     said: str = ""  # the user's own words, when the quote is a short answer read with the companion's question
+    keep: float | None = None  # the decision model's probability that it is worth keeping (memory/learn/decision.py)
 
 
 @dataclass

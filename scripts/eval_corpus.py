@@ -33,8 +33,9 @@ from models.multilingual import MultilingualEmbedder  # noqa: E402
 from models.resolve import resolve_embedding_model  # noqa: E402
 
 
-def play(case: dict, embedder, use_trained: bool, extractor=None, multilingual=None) -> tuple[list, list]:
-    """Feed the case's steps through a fresh pipeline; the active memories after the first and the last step."""
+def play(case: dict, embedder, use_trained: bool, extractor=None, multilingual=None, decision=None) -> tuple[list, list]:
+    """Feed the case's steps through a fresh pipeline; the active memories after the first and the last step.
+    `decision`: another decision model (or a recorder of the decision's inputs, scripts/train_decision.py)."""
     with tempfile.TemporaryDirectory() as home:
         db = Database(Path(home) / "eval.db", DbKey("e" * 64, "raw"), datetime.now)
         try:
@@ -42,7 +43,8 @@ def play(case: dict, embedder, use_trained: bool, extractor=None, multilingual=N
                 vectors.ensure_model(db.conn, embedder)
                 if multilingual is not None:
                     vectors.ensure_model(db.conn, multilingual, space=vectors.MULTILINGUAL)
-            pipeline = MemoryPipeline(MemoryStore(db, embedder, multilingual), None, use_trained=use_trained, extractor=extractor)
+            pipeline = MemoryPipeline(MemoryStore(db, embedder, multilingual), None, use_trained=use_trained,
+                                      extractor=extractor, decision=decision)
             after_first = []
             for i, step in enumerate(case["steps"]):
                 pipeline.process(step["user"], step.get("assistant"), date.fromisoformat(step["today"]))
@@ -72,7 +74,7 @@ def summarize(name: str, results: list[dict]) -> str:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--split", choices=("train", "test", "test_wave2", "test_wave3"))
+    ap.add_argument("--split", choices=("train", "test", "test_wave2", "test_wave3", "test_wave4"))
     ap.add_argument("--set")
     ap.add_argument("--rules-only", action="store_true")
     ap.add_argument("--show-fails", type=int, default=0, metavar="N")

@@ -78,12 +78,12 @@ class VectorCache:
 
 def training_inputs_digest(root: Path) -> str:
     """A hash of everything a retrain reads besides the machine: the code of memory/ and models/ with their data
-    files (the shipped weights left out), the training scripts, the train split and the versions of the numeric
+    files (the shipped weights, the extractor's and the decision model's, left out), the training scripts, the train split and the versions of the numeric
     packages. Two retrains with the same digest on the same machine build the same arrays."""
     from importlib import metadata
 
     files = [p for folder in ("memory", "models") for p in sorted((root / folder).rglob("*"))
-             if p.is_file() and "__pycache__" not in p.parts and p.name != "extractor.npz"]
+             if p.is_file() and "__pycache__" not in p.parts and p.name not in ("extractor.npz", "decision.npz")]
     files += [root / "scripts" / n for n in ("train_extractor.py", "supersede_pairs.py", "vector_cache.py")]
     files += sorted((root / "corpus").glob("train*.jsonl"))
     h = hashlib.sha256()

@@ -136,7 +136,7 @@ def test_requests_for_a_task_are_not_style_feedback(cli, text):
 def test_a_run_on_voice_message_is_not_stored_whole_as_one_memory(cli, ramble):
     out = cli.json("memory", "extract", ramble, "--json", today="2026-11-02")
     assert all(len(w["content"]) <= 60 for w in out["written"]), out["written"]
-    assert any("ramble" in r["reason"] or "finds no fact" in r["reason"] for r in out["rejected"])
+    assert any("ramble" in r["reason"] or "does not keep it" in r["reason"] for r in out["rejected"])
 
 
 def test_extract_json_shows_what_each_memory_says_as_its_parts(cli):
@@ -146,7 +146,10 @@ def test_extract_json_shows_what_each_memory_says_as_its_parts(cli):
     aunt = by_content["Aunt died"]  # the day is when it happened, not words of the note
     assert aunt["valid_from"] == "2026-04-03" and aunt["event_date"] is None
     assert aunt["structure"] == {"topic": "relationship:aunt", "polarity": "positive", "about": "aunt",
-                                 "valid_from": "2026-04-03", "change": aunt["structure"]["change"], "proposer": "rule"}
+                                 "valid_from": "2026-04-03", "change": aunt["structure"]["change"], "proposer": "rule",
+                                 "keep": aunt["structure"]["keep"]}
+    # the decision model's probability that it is worth keeping, at or above its bar
+    assert 0.3 <= aunt["structure"]["keep"] <= 1.0
     husband = next(w for w in out["written"] if "比亚迪" in w["content"])
     assert husband["structure"]["proposer"] == "classifier" and husband["origin"].startswith("classifier:worth=")
     assert husband["structure"]["about"] == "user" and husband["valid_from"] == "2026-04-06"

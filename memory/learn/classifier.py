@@ -63,6 +63,11 @@ class ClauseScore:
     slot: str = "other"
     slot_p: float = 0.0
     clause: Clause | None = None
+    categories: tuple[tuple[str, float], ...] = ()  # every category with its probability
+
+    def category_probability(self, category: str) -> float:
+        """The heads' probability that the clause is of this category (its lead's when only that is known)."""
+        return dict(self.categories).get(category, self.category_p if category == self.category else 0.0)
 
 
 @dataclass(frozen=True)
@@ -200,7 +205,8 @@ class TrainedExtractor:
         for i, text in enumerate(texts):
             c, p, s = int(cat[i].argmax()), int(pol[i].argmax()), int(slot[i].argmax())
             out.append(ClauseScore(text, float(worth[i]), cats[c], float(cat[i, c]), pols[p], float(pol[i, p]),
-                                   float(change[i]), slots[s], float(slot[i, s]), clauses[i] if clauses else None))
+                                   float(change[i]), slots[s], float(slot[i, s]), clauses[i] if clauses else None,
+                                   tuple((name, float(v)) for name, v in zip(cats, cat[i]))))
         return out
 
     def score_message(self, text: str) -> list[ClauseScore]:

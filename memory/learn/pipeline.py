@@ -8,14 +8,15 @@ from datetime import date
 from memory.learn import model_extract, reconcile
 from memory.learn.answers import read_with_question
 from memory.learn.classifier import ClauseScore, TrainedExtractor, shipped_extractor
-from memory.learn.clause_memory import clause_candidates
-from memory.learn.clauses import covers
+from memory.learn.clause_memory import CHANGE_ONLY, clause_candidates
+from memory.learn.decision import Decider, origin_kind, shipped_decision
 from memory.learn.enrich import with_neighbours
 from memory.learn.features import attack_text
 from memory.learn.guard import instruction_reason, unfinished_reason
 from memory.learn.outcomes import outcome_candidate
+from memory.learn.readings import other_readings
 from memory.learn.rules.candidates import RULES, extract_candidates
-from memory.learn.rules.registry import compile_all
+from memory.learn.rules.registry import compile_all, is_rule_origin
 from memory.learn.supersede import Replacements
 from memory.learn.validate import validate
 from memory.protocols import Completer
@@ -28,9 +29,6 @@ from memory.text import clean
 log = logging.getLogger(__name__)
 MAX_LEARN_CHARS = 4000
 _ORIGIN_RANK = {"rule": 0, "model": 1}
-# Below this trained worth on every clause it quotes, a rule candidate is dropped (measured on the inner
-# development split: of the rule memories under 0.2, none met an expected memory).
-RULE_VETO_WORTH = 0.2
 
 
 @dataclass(frozen=True)
@@ -67,7 +65,7 @@ def structure(c: Candidate) -> dict:
     named = kind == "relationship" and rest and not rest.startswith(("~", "status", "mood"))
     return {"topic": c.topic, "polarity": "negative" if c.polarity < 0 else "positive",
             "about": rest if named else "user", "valid_from": c.valid_from.isoformat() if c.valid_from else None,
-            "change": round(c.change, 3), "proposer": c.origin.partition(":")[0] or None}
+            "change": round(c.change, 3), "proposer": c.origin.partition(":")[0] or None, "keep": c.keep}
 
 
 @dataclass
@@ -97,13 +95,14 @@ class MemoryPipeline:
     """
 
     def __init__(self, store: MemoryStore, completer: Completer | None = None, thresholds: Thresholds = Thresholds(),
-                 use_trained: bool = True, extractor: TrainedExtractor | None = None):
+                 use_trained: bool = True, extractor: TrainedExtractor | None = None, decision: Decider | None = None):
         self.store = store
         self.completer = completer
         self.thresholds = thresholds
         self.use_trained = use_trained
         self._extractor = extractor
         self._replacements: Replacements | None = None
+        self._decision = decision
 
     def process(self, user_text: str, assistant_text: str | None, today: date, *, session_id: str | None = None,
                 message_id: str | None = None, dry_run: bool = False,
@@ -149,21 +148,29 @@ class MemoryPipeline:
         scores: list[ClauseScore] = []
         if self.trained is not None:
             candidates = _with_change(self.trained, candidates, user_text)
-            scores = self.trained.score_message(user_text)  # once: both passes read the same clause scores
-            candidates, vetoed = _rule_veto(candidates, scores, user_text)
-            result.rejected.extend(vetoed)
-            # A rule candidate the validators turn down does not silence the classifier on its clause.
-            standing, _ = validate(candidates, user_text, assistant_text, today,
-                                   self.thresholds.min_confidence, self.thresholds.min_importance)
+            scores = self.trained.score_message(user_text)  # once: every stage reads the same clause scores
+            # The rule candidates the decision keeps speak for their clauses; the heads speak for the rest.
+            standing, turned_down = validate(candidates, user_text, assistant_text, today,
+                                             self.thresholds.min_confidence, self.thresholds.min_importance)
+            result.rejected.extend(turned_down)
+            standing, declined = self._decide(standing, scores, user_text)
+            result.rejected.extend(declined)
+            kept_rules = {_key(c) for c in standing}  # validated again below, with the rest, from their first form
+            standing = [c for c in candidates if _key(c) in kept_rules]
             clauses = clause_candidates(self.trained, user_text, today, _quoted_spans(user_text, standing),
                                         scores=scores)
-            candidates += clauses + clause_candidates(self.trained, user_text, today,
-                                                      _quoted_spans(user_text, standing + clauses), change_only=True,
-                                                      scores=scores)
+            candidates = standing + clauses + clause_candidates(
+                self.trained, user_text, today, _quoted_spans(user_text, standing + clauses), change_only=True,
+                scores=scores)
         candidates += self._model_candidates(user_text, assistant_text, result)
         accepted, rejected = validate(candidates, user_text, assistant_text, today,
                                       self.thresholds.min_confidence, self.thresholds.min_importance)
         result.rejected.extend(rejected)
+        if self.trained is not None:  # the rules were decided above; the heads' and the model's proposals now
+            proposed = [c for c in accepted if not is_rule_origin(c.origin)]
+            decided, declined = self._decide(proposed, scores, user_text, others=accepted)
+            result.rejected.extend(declined)
+            accepted = [c for c in accepted if is_rule_origin(c.origin)] + decided
         kept = self._completed(_dedupe(accepted), user_text, assistant_text, scores, today)
         if user_text != said:  # the memory quotes what the user said, not the statement it was read as
             kept = [replace(c, said=said) for c in kept]
@@ -194,6 +201,42 @@ class MemoryPipeline:
         if self._replacements is None or self._replacements.extractor is not self.trained:
             self._replacements = Replacements(self.trained)
         return self._replacements
+
+    @property
+    def decision(self) -> Decider | None:
+        """The trained decision model (memory/learn/decision.py), loaded on first use."""
+        if self._decision is None:
+            self._decision = shipped_decision()
+        return self._decision
+
+    def _decide(self, cands: list[Candidate], scores: list[ClauseScore], text: str,
+                others: list[Candidate] | None = None) -> tuple[list[Candidate], list[Rejection]]:
+        """The candidates the decision model keeps. A clause the heads proposed that it does not keep is proposed
+        as a change only (kept if it replaces a stored memory); one proposed as a change only that it keeps is a
+        fact of its own. What the user asked to be remembered always stands."""
+        model = self.decision
+        if model is None or not cands:
+            return cands, []
+        readings = [(i, r) for i, c in enumerate(cands)
+                    for r in [c] + (other_readings(c, scores, text) if origin_kind(c.origin) != "rule" else [])]
+        probabilities = model.keep_probabilities([r for _, r in readings], scores, text, others or cands)
+        best: dict[int, tuple[Candidate, float]] = {}
+        for (i, r), p in zip(readings, probabilities):  # the surest reading of each candidate's words
+            if i not in best or p > best[i][1]:
+                best[i] = (r, p)
+        kept, declined = [], []
+        for c, p in (best[i] for i in range(len(cands))):
+            kind, keep = origin_kind(c.origin), c.source == "explicit" or p >= model.bar(c)
+            c = replace(c, keep=round(p, 3))
+            if kind == "classifier-change" and keep:
+                kept.append(replace(c, origin="classifier" + c.origin[len(CHANGE_ONLY):]))
+            elif kind == "classifier" and not keep:
+                kept.append(replace(c, origin=CHANGE_ONLY + c.origin[len("classifier"):]))
+            elif keep or kind == "classifier-change":
+                kept.append(c)
+            else:
+                declined.append(Rejection(c.content, f"the decision model does not keep it (p {p:.2f} < {model.bar(c):.2f})"))
+        return kept, declined
 
     def _completed(self, kept: list[Candidate], user_text: str, assistant_text: str | None,
                    scores: list[ClauseScore], today: date) -> list[Candidate]:
@@ -268,19 +311,9 @@ def _with_change(model: TrainedExtractor, candidates: list[Candidate], text: str
     return [replace(c, change=s.change, context=text) for c, s in zip(candidates, scores)]
 
 
-def _rule_veto(candidates: list[Candidate], scores: list[ClauseScore], text: str) -> tuple[list[Candidate], list[Rejection]]:
-    """Rule candidates whose clauses the trained reading finds nothing in ("你也要注意休息哦 虽然你是ai",
-    "明天开始放假 高速肯定堵成停车场") are dropped: a pattern matched words, not a fact. What the user asked
-    to be remembered always stands."""
-    kept, vetoed = [], []
-    for c in candidates:
-        at = text.find(c.quote) if c.quote else -1
-        worth = [s.worth for s in scores if s.clause is not None and at >= 0 and covers(s.clause, (at, at + len(c.quote)))]
-        if c.source != "explicit" and worth and max(worth) < RULE_VETO_WORTH:
-            vetoed.append(Rejection(c.content, f"the trained reading finds no fact here (worth {max(worth):.2f})"))
-        else:
-            kept.append(c)
-    return kept, vetoed
+def _key(c: Candidate) -> tuple[str, str, str]:
+    """A rule candidate before and after validation (which may rewrite its words and dates, not these)."""
+    return c.origin, c.quote, c.category
 
 
 def _quoted_spans(text: str, candidates: list[Candidate]) -> list[tuple[int, int]]:

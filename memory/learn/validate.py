@@ -13,7 +13,7 @@ from datetime import date
 import rjieba
 
 from memory.dates import absolutize, undated
-from memory.learn.clause_memory import CHANGE_ONLY, render, topic_key
+from memory.learn.clause_memory import render, topic_key
 from memory.learn.clauses import too_long_for_a_fact
 from memory.learn.guard import instruction_reason, trivia_reason
 from memory.learn.rules.common import zh_clean
@@ -57,10 +57,6 @@ NEG_CONTENT = re.compile(r"\b(?:not|no|never|no\s+longer|anymore|quit|stopped|di
                          r"broke\s+up|lost|without|ex|divorc\w*|separated|split|afraid|scared|terrified)\b|n't\b|不|没|别|再也|分手|腻|戒|讨厌|怕|放弃|受不了|卸载|退坑|弃坑|取关|辞职|离职|失业|被裁|绝交|闹掰|闹翻|断交|翻脸|离婚|分开|拉黑|脱粉|爬墙|粉转路|无感", I)
 
 
-# A clause memory read as negative with no negation word is kept as a fact of its own from a worth of 0.7
-# (confidence is 0.55 + 0.45 x worth); chosen on the inner development split, where it keeps the recall of keeping
-# them all. Below that it is kept only as a change (`_as_change_only`).
-NEGATIVE_CLAUSE_CONFIDENCE = 0.865
 # A change is often said in a few characters ("我们分了", "quit!!"): a clause the change head reads as a
 # change this surely is kept however short it is.
 SHORT_CHANGE = 0.5
@@ -75,7 +71,7 @@ def validate(candidates: list[Candidate], user_text: str, assistant_text: str | 
     message_trivia = trivia_reason(user_text)
     ordered = sorted(candidates, key=lambda c: not is_rule_origin(c.origin))  # rules first: the model may only add
     for cand in ordered:
-        cand = _in_users_words(_as_change_only(cand), [o.content for o in candidates if o is not cand])
+        cand = _in_users_words(cand, [o.content for o in candidates if o is not cand])
         reason = _check(cand, user_text, assistant_text, attack, message_trivia)
         if reason is None:
             cand, reason = _with_dates(cand, today)
@@ -204,17 +200,6 @@ def _grounding(c: Candidate, user_text: str, assistant_text: str | None) -> str 
 
 def _clauses(text: str) -> list[str]:
     return [p for p in re.split(r"[,.;!?，。；！？\n]|\s+(?:but|and|so|though)\s+|但是|可是", text) if p.strip()]
-
-
-def _as_change_only(c: Candidate) -> Candidate:
-    """A clause memory read as negative with no negation word, weakly kept, is more often a bad day told ("two kids
-    threw up during circle time") than a fact, and often the end of something remembered ("tom moved his stuff
-    out", "left the church", "发现他出轨了"): it is kept only when it replaces a stored memory, as the change-only
-    clauses are (memory/learn/reconcile.py)."""
-    if (c.origin.startswith("classifier:") and c.polarity < 0 and c.confidence < NEGATIVE_CLAUSE_CONFIDENCE
-            and not NEG_CONTENT.search(c.content)):
-        return replace(c, origin=CHANGE_ONLY + c.origin[len("classifier"):])
-    return c
 
 
 def _in_users_words(c: Candidate, others: list[str]) -> Candidate:

@@ -1,0 +1,39 @@
+"""Other readings of a clause: the same words as each category the heads also find likely.
+
+The category head is often torn between two ("my sister lives in Leeds": relationship or profile; "I'm a
+morning person": profile or preference). A clause candidate is therefore proposed once per category the heads
+give at least READING_FLOOR, and the decision model (memory/learn/decision.py) keeps the reading it finds the
+surest. Events are left out both ways: an event is a dated note, made by the date stage, not a relabelled clause.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Sequence
+
+from memory.learn.classifier import ClauseScore
+from memory.learn.clause_memory import IMPORTANCE, topic_key
+from memory.learn.clauses import covers
+from memory.learn.decision import READING
+from memory.records import CATEGORIES, Candidate
+
+# How likely the heads must find a category for the clause to be proposed as it too: a proposal's breadth, not a
+# decision (the decision model reads the probability as an input).
+READING_FLOOR = 0.2
+_RELABELLED = tuple(c for c in CATEGORIES if c != "event")
+
+
+def other_readings(c: Candidate, scores: Sequence[ClauseScore], text: str) -> list[Candidate]:
+    """The candidate read as each other category (not event) the heads give at least READING_FLOOR on its clauses."""
+    if c.category == "event" or not c.quote:
+        return []
+    at = text.find(c.quote)
+    covered = [s for s in scores if at >= 0 and s.clause is not None and covers(s.clause, (at, at + len(c.quote)))]
+    if not covered:
+        return []
+    out = []
+    for category in _RELABELLED:
+        p = sum(s.category_probability(category) for s in covered) / len(covered)
+        if category != c.category and p >= READING_FLOOR:
+            out.append(replace(c, category=category, topic=topic_key(category, c.quote), importance=IMPORTANCE[category],
+                               origin=c.origin + READING + category))
+    return out

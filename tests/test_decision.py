@@ -1,0 +1,66 @@
+"""The decision model: its shipped trees are walked exactly as scikit-learn walks them, it reads the features
+this code computes, and what it decides shows in `memory extract --json`."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+from sklearn.ensemble import HistGradientBoostingClassifier
+
+from memory.learn.decision import FEATURES, DecisionModel, RulePrecision, origin_kind, rule_id, shipped_decision
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+from train_decision import TREES, export  # noqa: E402
+
+
+def _arrays(model: HistGradientBoostingClassifier) -> dict[str, np.ndarray]:
+    arrays = export(model)
+    arrays.update({"feature_names": np.array(FEATURES), "threshold": np.array([0.5]), "threshold_zh": np.array([0.4]),
+                   "rule_ids": np.array(["en.likes"]), "rule_kept": np.array([3.0]), "rule_seen": np.array([4.0]),
+                   "rule_mean": np.array([0.5])})
+    return arrays
+
+
+def test_the_exported_trees_give_scikit_learns_probabilities():
+    rng = np.random.default_rng(0)
+    x = rng.random((400, len(FEATURES)))
+    x[rng.random(x.shape) < 0.05] = np.nan  # a missing value takes the side the tree learned for it
+    y = ((np.nan_to_num(x[:, 3]) + np.nan_to_num(x[:, 14]) > 1.0) ^ (rng.random(400) < 0.1)).astype(int)
+    model = HistGradientBoostingClassifier(**{**TREES, "max_iter": 40}).fit(x, y)
+    ours = DecisionModel(_arrays(model)).probabilities(x)
+    assert np.abs(ours - model.predict_proba(x)[:, 1]).max() < 1e-12
+
+
+def test_weights_trained_on_other_features_are_refused_with_the_command_that_rebuilds_them():
+    model = HistGradientBoostingClassifier(max_iter=2).fit(np.random.default_rng(1).random((50, len(FEATURES))),
+                                                            np.arange(50) % 2)
+    arrays = _arrays(model)
+    arrays["feature_names"] = np.array(FEATURES[:-1])
+    try:
+        DecisionModel(arrays)
+    except ValueError as exc:
+        assert "scripts/train_decision.py" in str(exc)
+    else:
+        raise AssertionError("weights for other features were accepted")
+
+
+def test_a_rules_precision_is_its_kept_share_shrunk_to_the_mean_of_all_rules():
+    rules = RulePrecision({"en.likes": 3.0, "zh.rare": 0.0}, {"en.likes": 4.0, "zh.rare": 1.0}, 0.5)
+    assert rules.of("en.likes")[0] == (3 + 4 * 0.5) / (4 + 4)
+    assert rules.of("zh.rare")[0] < 0.5 < rules.of("en.likes")[0]
+    assert rules.of("never.seen")[0] == 0.5 and rules.of(None) == (-1.0, 0.0)
+
+
+def test_origins_name_their_proposer_and_rule():
+    assert origin_kind("rule:en.profile.name,priority=1000") == "rule"
+    assert rule_id("rule:en.profile.name,priority=1000") == "en.profile.name"
+    assert origin_kind("classifier-change:worth=0.20,event=0.90") == "classifier-change"
+    assert origin_kind("model") == "model" and rule_id("classifier:worth=0.9") is None
+
+
+def test_the_shipped_decision_model_reads_the_features_this_code_computes():
+    model = shipped_decision()
+    assert model is not None, "memory/learn/decision.npz is missing: run scripts/train_decision.py"
+    assert 0.0 < model.threshold < 1.0 and 0.0 < model.threshold_zh < 1.0
