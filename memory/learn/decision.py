@@ -30,6 +30,7 @@ from memory.text import has_cjk, has_negation
 
 WEIGHTS = Path(__file__).with_name("decision.npz")
 READING = ",read-as="  # in the origin of a clause candidate read as another category than its lead clause's
+OWN_WORDS = ",own-words"  # in the origin of a rule candidate whose note is the user's words, not the rule's template
 ORIGINS = ("rule", "classifier", "classifier-change", "model")
 SOURCES = ("explicit", "inferred")
 _QUESTION = re.compile(r"[?？]|[吗呢么](?:\s|$|[，。！!~])")
@@ -51,7 +52,7 @@ FEATURES = (
        "clauses_in_message", "share_of_message", "dated", "question", "hypothetical", "reported", "first_person",
        "second_person", "third_person", "rule_precision", "rule_seen_log", "rules_in_message", "overlapping",
        "answer_read_with_question", "negation_said", "category_p", "another_reading", "shouted", "fillers",
-       "one_off_time")
+       "one_off_time", "own_words")
 )
 
 
@@ -119,7 +120,7 @@ def features(c: Candidate, scores: Sequence[ClauseScore], text: str, others: Seq
             float(bool(c.said) and c.said != c.quote), float(has_negation(c.content)),
             (sum(s.category_probability(c.category) for s in covered) / len(covered) if covered else 0.0),
             float(READING in c.origin), float(bool(_SHOUTED.search(quote))), float(len(_FILLER.findall(text))),
-            float(bool(_ONE_OFF.search(quote)))]
+            float(bool(_ONE_OFF.search(quote))), float(OWN_WORDS in c.origin)]
     return row
 
 

@@ -9,12 +9,12 @@ from memory.learn import model_extract, reconcile
 from memory.learn.answers import read_with_question
 from memory.learn.classifier import ClauseScore, TrainedExtractor, shipped_extractor
 from memory.learn.clause_memory import CHANGE_ONLY, clause_candidates
-from memory.learn.decision import Decider, origin_kind, shipped_decision
+from memory.learn.decision import OWN_WORDS, Decider, origin_kind, shipped_decision
 from memory.learn.enrich import with_neighbours
 from memory.learn.features import attack_text
 from memory.learn.guard import instruction_reason, unfinished_reason
 from memory.learn.outcomes import outcome_candidate
-from memory.learn.readings import other_readings
+from memory.learn.readings import in_own_words, other_readings
 from memory.learn.rules.candidates import RULES, extract_candidates
 from memory.learn.rules.registry import compile_all, is_rule_origin
 from memory.learn.supersede import Replacements
@@ -146,6 +146,7 @@ class MemoryPipeline:
         if answering is not None and answering.status == "active" and answering.category == "event":
             self._record_outcome(answering, said, today, session_id, message_id, dry_run, result)
         scores: list[ClauseScore] = []
+        rules_decided: dict[tuple[str, str, str], Candidate] = {}
         if self.trained is not None:
             candidates = _with_change(self.trained, candidates, user_text)
             scores = self.trained.score_message(user_text)  # once: every stage reads the same clause scores
@@ -155,8 +156,8 @@ class MemoryPipeline:
             result.rejected.extend(turned_down)
             standing, declined = self._decide(standing, scores, user_text)
             result.rejected.extend(declined)
-            kept_rules = {_key(c) for c in standing}  # validated again below, with the rest, from their first form
-            standing = [c for c in candidates if _key(c) in kept_rules]
+            rules_decided = {_key(c): c for c in standing}  # validated again below, with the rest, from their first form
+            standing = [c for c in candidates if _key(c) in rules_decided]
             clauses = clause_candidates(self.trained, user_text, today, _quoted_spans(user_text, standing),
                                         scores=scores)
             candidates = standing + clauses + clause_candidates(
@@ -170,7 +171,7 @@ class MemoryPipeline:
             proposed = [c for c in accepted if not is_rule_origin(c.origin)]
             decided, declined = self._decide(proposed, scores, user_text, others=accepted)
             result.rejected.extend(declined)
-            accepted = [c for c in accepted if is_rule_origin(c.origin)] + decided
+            accepted = [_as_decided(c, rules_decided) for c in accepted if is_rule_origin(c.origin)] + decided
         kept = self._completed(_dedupe(accepted), user_text, assistant_text, scores, today)
         if user_text != said:  # the memory quotes what the user said, not the statement it was read as
             kept = [replace(c, said=said) for c in kept]
@@ -218,7 +219,7 @@ class MemoryPipeline:
         if model is None or not cands:
             return cands, []
         readings = [(i, r) for i, c in enumerate(cands)
-                    for r in [c] + (other_readings(c, scores, text) if origin_kind(c.origin) != "rule" else [])]
+                    for r in [c] + (other_readings(c, scores, text) if origin_kind(c.origin) != "rule" else in_own_words(c))]
         probabilities = model.keep_probabilities([r for _, r in readings], scores, text, others or cands)
         best: dict[int, tuple[Candidate, float]] = {}
         for (i, r), p in zip(readings, probabilities):  # the surest reading of each candidate's words
@@ -312,8 +313,19 @@ def _with_change(model: TrainedExtractor, candidates: list[Candidate], text: str
 
 
 def _key(c: Candidate) -> tuple[str, str, str]:
-    """A rule candidate before and after validation (which may rewrite its words and dates, not these)."""
-    return c.origin, c.quote, c.category
+    """A rule candidate before and after validation (which may rewrite its words and dates, not these) and the
+    decision (which may choose the user's own words for its note)."""
+    return c.origin.removesuffix(OWN_WORDS), c.quote, c.category
+
+
+def _as_decided(c: Candidate, decided: dict[tuple[str, str, str], Candidate]) -> Candidate:
+    """A rule candidate as the decision chose it: its probability, and the user's own words when they won."""
+    chosen = decided.get(_key(c))
+    if chosen is None:
+        return c
+    if OWN_WORDS in chosen.origin:
+        return replace(c, content=chosen.content, origin=chosen.origin, keep=chosen.keep)
+    return replace(c, keep=chosen.keep)
 
 
 def _quoted_spans(text: str, candidates: list[Candidate]) -> list[tuple[int, int]]:

@@ -11,9 +11,9 @@ from dataclasses import replace
 from typing import Sequence
 
 from memory.learn.classifier import ClauseScore
-from memory.learn.clause_memory import IMPORTANCE, topic_key
+from memory.learn.clause_memory import IMPORTANCE, render, topic_key
 from memory.learn.clauses import covers
-from memory.learn.decision import READING
+from memory.learn.decision import OWN_WORDS, READING
 from memory.records import CATEGORIES, Candidate
 
 # How likely the heads must find a category for the clause to be proposed as it too: a proposal's breadth, not a
@@ -37,3 +37,16 @@ def other_readings(c: Candidate, scores: Sequence[ClauseScore], text: str) -> li
             out.append(replace(c, category=category, topic=topic_key(category, c.quote), importance=IMPORTANCE[category],
                                origin=c.origin + READING + category))
     return out
+
+
+def in_own_words(c: Candidate) -> list[Candidate]:
+    """A rule's note said instead in the user's own words (made neutral), with the rule's category and topic: a
+    template can lose what the fact was about ("职业是程序员" for "我是个程序员 做安卓开发的"), and the decision
+    model keeps whichever of the two it finds surer. Events keep the rule's words, which carry the date; what
+    the user asked to be remembered keeps the rule's note."""
+    if c.category == "event" or c.source == "explicit" or not c.quote:
+        return []
+    own = render(c.quote)
+    if not own or own.casefold() == c.content.casefold():
+        return []
+    return [replace(c, content=own, origin=c.origin + OWN_WORDS)]

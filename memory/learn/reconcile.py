@@ -4,7 +4,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from memory.learn.classifier import shipped_extractor
 from memory.learn.clause_memory import CHANGE_ONLY, SLOT_CONFIDENCE, TOPIC_WORDS_MARK, topic_words
 from memory.learn.supersede import Replacements
 from memory.records import Candidate, Memory
@@ -14,7 +13,6 @@ from memory.text import has_cjk, has_negation
 
 DUPLICATE_COSINE = 0.92
 CHANGE_CONFIDENCE = 0.5
-CHANGE_COSINE = 0.45
 CHANGE_ONLY_PROBABILITY = 0.7  # the bar for a weak clause that is kept only as a change
 # How close in meaning (multilingual cosine of centered USE vectors, where unrelated pairs lie around 0.05-0.15) a
 # clause or its message must be to a memory the pair model would have it replace, when no word links them: at
@@ -25,9 +23,6 @@ CHANGE_ONLY_PROBABILITY = 0.7  # the bar for a weak clause that is kept only as 
 # (46 and 83) lost '原神退坑了' against '周末打原神' (tests/test_supersede.py): one word is stronger evidence.
 MEANING_LINK = 0.33
 MEANING_FLOOR = 0.08
-# A change of mind is filed under a taste or a fact about the user depending on how it is said
-# ("gym is my happy place" / "cancelled my gym membership"): a stated change may replace either.
-_KIN_CATEGORIES = {"preference": {"preference", "profile"}, "profile": {"profile", "preference"}}
 _RANK = {"inferred": 0, "stated": 1, "explicit": 2}
 
 
@@ -48,8 +43,8 @@ def decide(store: MemoryStore, cand: Candidate, today: date, vector: list[float]
 
     `fresh` are the memories written from the same message: a message never replaces what it just said
     by a looser match than the exact topic key. With `replacements` (the trained pair model), what a
-    candidate replaces beyond its exact topic key is the model's call; without it (rules only), the
-    slot, shared-word and nearby-meaning checks below decide. `active`: the active memories, when the
+    candidate replaces beyond its exact topic key is the model's call; without it (rules only), only the exact
+    topic key replaces. `active`: the active memories, when the
     caller read them once for a whole message (else they are read here)."""
     new = memory_from(cand, today)
     duplicate = _near_duplicate(store, cand, vector, active)
@@ -61,8 +56,6 @@ def decide(store: MemoryStore, cand: Candidate, today: date, vector: list[float]
         stored = [m for m in (store.list(status="active") if active is None else active) if m.id not in fresh]
         found = replacements.replaced(cand, stored, CHANGE_ONLY_PROBABILITY if change_only else None)
         same_topic = [m for m in found if not _restates(cand, m) and _kept_link(store, cand, m, replacements, change_only)]
-    elif not same_topic:
-        same_topic = [m for m in _replaced_by_checks(store, cand, vector) if m.id not in fresh and not _restates(cand, m)]
     if not same_topic and change_only:
         return Decision("rejected", new, [], "a weak clause is kept only when it changes something remembered")
     if not same_topic:
@@ -99,19 +92,6 @@ def memory_from(cand: Candidate, today: date) -> Memory:
         event_date=cand.event_date.isoformat() if cand.event_date else None,
         valid_from=(cand.valid_from or today).isoformat(), topic=cand.topic, quote=cand.said or cand.quote,
     )
-
-
-def _replaced_by_checks(store: MemoryStore, cand: Candidate, vector: list[float]) -> list[Memory]:
-    """Without the pair model: the same slot, then shared topic words with a change or turned polarity,
-    then the nearest memory in meaning when the clause states a change."""
-    found: list[Memory] = []
-    if cand.topic and cand.origin.startswith("classifier") and TOPIC_WORDS_MARK not in cand.topic:
-        found = _same_slot(store, cand)
-    if not found and cand.category in ("preference", "relationship", "profile"):
-        found = _changed_on_same_words(store, cand)
-    if not found and cand.change >= CHANGE_CONFIDENCE and cand.category != "event":
-        found = _changed_nearby(store, cand, vector)
-    return found
 
 
 def _shares_topic_words(cand: Candidate, old: Memory, with_message: bool = True) -> bool:
@@ -181,56 +161,6 @@ def _restates(cand: Candidate, old: Memory) -> bool:
     if cand.polarity < 0 or has_negation(cand.quote or cand.content) or has_negation(old.content):
         return False
     return _shares_topic_words(cand, old, with_message=False)
-
-
-def _changed_on_same_words(store: MemoryStore, cand: Candidate) -> list[Memory]:
-    """Active memories a clause memory replaces: same category, a topic word in common, and the clause
-    states a change or turns the polarity ("love sushi" → "raw fish just isn't my thing anymore")."""
-    words = set(topic_words(cand.quote or cand.content))
-    if cand.change >= CHANGE_CONFIDENCE and cand.context:  # "finally quit the cafe!! doing admin at a law firm now"
-        words |= set(topic_words(cand.context))
-    if not words:
-        return []
-    out = []
-    kin = _KIN_CATEGORIES.get(cand.category, {cand.category}) if cand.change >= CHANGE_CONFIDENCE else {cand.category}
-    for m in (m for c in kin for m in store.list(category=c)):
-        if m.status != "active" or not words & set(topic_words(m.quote or m.content)):
-            continue
-        turned = has_negation(m.content) != (cand.polarity < 0)
-        if cand.change >= CHANGE_CONFIDENCE or turned:
-            out.append(m)
-    return out
-
-
-def _changed_nearby(store: MemoryStore, cand: Candidate, vector: list[float]) -> list[Memory]:
-    """For a clause that states a change but shares no topic word with anything stored: the one active
-    memory of its category closest in meaning, when it is close enough to be what changed."""
-    with store.db.lock:
-        near = vectors.knn(store.db.conn, vector, 5)
-    found = store.by_rids([rid for rid, cos in near if cos >= CHANGE_COSINE])
-    kin = _KIN_CATEGORIES.get(cand.category, {cand.category})
-    for rid, _ in near:
-        m = found.get(rid)
-        if m is not None and m.status == "active" and m.category in kin:
-            return [m]
-    return []
-
-
-# What to call the user is one attribute whether it was said as a fact or as a wish.
-_SAME_SLOT = {"profile:name": {"profile:name", "feedback:address"}, "feedback:address": {"profile:name", "feedback:address"}}
-
-
-def _same_slot(store: MemoryStore, cand: Candidate) -> list[Memory]:
-    """Active memories of the candidate's slot ("profile:job") that were stored under other topic keys:
-    the slot head reads each one's quoted words again."""
-    categories = {slot.split(":")[0] for slot in _SAME_SLOT.get(cand.topic or "", {cand.topic or ""})}
-    others = [m for c in categories | {cand.category} for m in store.list(category=c)
-              if m.status == "active" and m.topic != cand.topic and (m.quote or m.content)]
-    if not others:
-        return []
-    scores = shipped_extractor().score_texts([m.quote or m.content for m in others])
-    want = _SAME_SLOT.get(cand.topic, {cand.topic})  # type: ignore[arg-type]
-    return [m for m, s in zip(others, scores) if s.slot in want and s.slot_p >= SLOT_CONFIDENCE]
 
 
 def _near_duplicate(store: MemoryStore, cand: Candidate, vector: list[float],
