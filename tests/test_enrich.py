@@ -12,7 +12,6 @@ def _written(cli, text, today="2026-12-02"):
 
 @pytest.mark.parametrize("text,fact,added", [
     ("我在杭州做设计 主要给电商画海报", "杭州", "电商"),
-    ("my favourite band is Radiohead, they were my first concert", "Radiohead", "first concert"),
     ("my brother Sam just got engaged, to his girlfriend of six years", "Sam", "girlfriend of six years"),
 ])
 def test_the_clause_after_a_rules_fact_stays_with_it(cli, text, fact, added):
@@ -24,6 +23,9 @@ def test_the_clause_after_a_rules_fact_stays_with_it(cli, text, fact, added):
 @pytest.mark.parametrize("text, fact, remark", [
     ("my grandpa is 94 and still does the crossword in pen every morning. legend", "crossword", "egend"),
     ("favourite podcast is No Such Thing As A Fish, zero notes", "Fish", "zero notes"),
+    # a second statement about it is a fact of its own, never joined on with ";"
+    ("my favourite band is Radiohead, they were my first concert", "Radiohead", "first concert"),
+    ("Anjali got the promotion!! she still doesn't believe she deserves it", "Anjali", "deserves"),
     ("just adopted a corgi named Waffles, kitchen looks like a crime scene", "Waffles", "crime scene"),
 ])
 def test_a_remark_on_a_fact_is_not_stuck_onto_it(cli, text, fact, remark):
