@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 from sklearn.ensemble import HistGradientBoostingClassifier
 
 from memory.learn.decision import FEATURES, DecisionModel, RulePrecision, origin_kind, rule_id, shipped_decision
@@ -64,3 +65,33 @@ def test_the_shipped_decision_model_reads_the_features_this_code_computes():
     model = shipped_decision()
     assert model is not None, "memory/learn/decision.npz is missing: run scripts/train_decision.py"
     assert 0.0 < model.threshold < 1.0 and 0.0 < model.threshold_zh < 1.0
+
+
+def _extract(cli, text: str, today: str = "2026-12-06") -> dict:
+    return cli.json("memory", "extract", text, "--json", today=today)
+
+
+@pytest.mark.parametrize("text", [
+    "Yeah they LOVE when the train is 40 min late",  # the examples of sarcasm and quoting kept as tastes
+    "Gordon Ramsay says you should never put cream in carbonara",
+    "我老板说年轻人就该多吃苦 呵呵",  # someone else's opinion, in words no corpus case has
+])
+def test_sarcasm_and_someone_elses_opinion_are_not_kept_as_the_users_tastes(cli, text):
+    result = _extract(cli, text)
+    assert result["written"] == [], result["written"]
+    assert any("decision model does not keep it" in r["reason"] for r in result["rejected"]), result["rejected"]
+
+
+def test_each_kept_memory_says_how_sure_the_decision_was_and_a_fact_beside_a_trap_is_kept(cli):
+    written = _extract(cli, "my sister Anna just moved to Leeds for her new job")["written"]
+    assert [w["category"] for w in written] == ["relationship"] and "Leeds" in written[0]["content"]
+    model = shipped_decision()
+    assert model is not None and written[0]["structure"]["keep"] >= model.threshold
+
+
+def test_a_change_said_without_the_old_value_retires_it(cli):
+    _extract(cli, "vegetarian for 5 years now", "2026-10-01")
+    written = _extract(cli, "went full vegan last month", "2026-12-06")["written"]
+    assert [w["action"] for w in written] == ["superseded"], written
+    active = [m["content"] for m in cli.json("memory", "list", "--json")]
+    assert not any("egetarian" in c for c in active) and any("vegan" in c for c in active), active

@@ -123,7 +123,7 @@ def _extract(cli, text: str, today: str = "2026-11-02", *extra: str) -> dict:
 ])
 def test_phrasings_without_a_rule_are_learned_in_the_users_words(cli, text, category, words):
     written = _extract(cli, text)["written"]
-    hits = [w for w in written if w["category"] == category and all(x in w["content"] for x in words)]
+    hits = [w for w in written if w["category"] == category and all(x.lower() in w["content"].lower() for x in words)]
     assert hits, written
     assert any(w["origin"].startswith(("classifier", "rule")) for w in hits)
 

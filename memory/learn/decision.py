@@ -49,7 +49,7 @@ FEATURES = (
     + tuple(f"category_{c}" for c in CATEGORIES)
     + ("chinese", "confidence", "importance", "worth_max", "worth_mean", "heads_agree", "heads_category_p",
        "negative", "heads_negative_p", "change", "slot_p", "topic_is_slot", "quote_chars_log", "clauses_quoted",
-       "clauses_in_message", "share_of_message", "dated", "question", "hypothetical", "reported", "first_person",
+       "dated", "question", "hypothetical", "reported", "first_person",
        "second_person", "third_person", "rule_precision", "rule_seen_log", "rules_in_message", "overlapping",
        "answer_read_with_question", "negation_said", "category_p", "another_reading", "shouted", "fillers",
        "one_off_time", "own_words")
@@ -111,7 +111,6 @@ def features(c: Candidate, scores: Sequence[ClauseScore], text: str, others: Seq
             float(c.polarity < 0), (lead.polarity_p if lead and lead.polarity == "negative" else 0.0), c.change,
             (lead.slot_p if lead and lead.slot != "other" and lead.slot.startswith(c.category + ":") else 0.0),
             float(bool(c.topic) and "~" not in (c.topic or "")), math.log1p(len(quote)), float(len(covered)),
-            float(len(scores)), len(quote) / max(1, len(text)),
             float(c.event_date is not None or c.valid_from is not None), float(bool(_QUESTION.search(quote))),
             float(bool(_HYPOTHETICAL.search(quote))), float(bool(_REPORTED.search(quote))),
             float(bool(_FIRST_PERSON.search(quote))), float(bool(_SECOND_PERSON.search(quote))),

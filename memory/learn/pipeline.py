@@ -146,7 +146,6 @@ class MemoryPipeline:
         if answering is not None and answering.status == "active" and answering.category == "event":
             self._record_outcome(answering, said, today, session_id, message_id, dry_run, result)
         scores: list[ClauseScore] = []
-        rules_decided: dict[tuple[str, str, str], Candidate] = {}
         if self.trained is not None:
             candidates = _with_change(self.trained, candidates, user_text)
             scores = self.trained.score_message(user_text)  # once: every stage reads the same clause scores
@@ -156,8 +155,9 @@ class MemoryPipeline:
             result.rejected.extend(turned_down)
             standing, declined = self._decide(standing, scores, user_text)
             result.rejected.extend(declined)
-            rules_decided = {_key(c): c for c in standing}  # validated again below, with the rest, from their first form
-            standing = [c for c in candidates if _key(c) in rules_decided]
+            # validated again below with the rest, from their first form (in the words the decision chose)
+            rules_decided = {_key(c): c for c in standing}
+            standing = [_as_decided(c, rules_decided) for c in candidates if _key(c) in rules_decided]
             clauses = clause_candidates(self.trained, user_text, today, _quoted_spans(user_text, standing),
                                         scores=scores)
             candidates = standing + clauses + clause_candidates(
@@ -171,7 +171,7 @@ class MemoryPipeline:
             proposed = [c for c in accepted if not is_rule_origin(c.origin)]
             decided, declined = self._decide(proposed, scores, user_text, others=accepted)
             result.rejected.extend(declined)
-            accepted = [_as_decided(c, rules_decided) for c in accepted if is_rule_origin(c.origin)] + decided
+            accepted = [c for c in accepted if is_rule_origin(c.origin)] + decided
         kept = self._completed(_dedupe(accepted), user_text, assistant_text, scores, today)
         if user_text != said:  # the memory quotes what the user said, not the statement it was read as
             kept = [replace(c, said=said) for c in kept]

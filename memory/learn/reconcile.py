@@ -57,7 +57,8 @@ def decide(store: MemoryStore, cand: Candidate, today: date, vector: list[float]
         found = replacements.replaced(cand, stored, CHANGE_ONLY_PROBABILITY if change_only else None)
         same_topic = [m for m in found if not _restates(cand, m) and _kept_link(store, cand, m, replacements, change_only)]
     if not same_topic and change_only:
-        return Decision("rejected", new, [], "a weak clause is kept only when it changes something remembered")
+        why = "a weak clause" if cand.keep is None else f"the decision model does not keep it on its own (p {cand.keep:.2f}):"
+        return Decision("rejected", new, [], f"{why} kept only when it changes something remembered")
     if not same_topic:
         return Decision("added", new, [])
     stronger = [m for m in same_topic if _RANK.get(m.source, 1) > _RANK.get(cand.source, 1)]
