@@ -46,6 +46,7 @@ _REPLY_MARGIN = 32
 _MAX_RECALL_LINES = 8
 _TAIL_TOKENS = 200  # the per-turn memories after the history are evaluated afresh every turn: keep them few
 _TAIL_MAX = 6
+_COUNTED_AHEAD = 200  # the newest history messages whose tokens are counted in one request before trimming
 
 
 @dataclass
@@ -202,6 +203,9 @@ class ChatService:
             note = self._notes.add(session_id, user_id, extra, today) if session_id and user_id else None
             tail = note.text if note else memory_tail(extra)
         recall = self._recall_block(session_id, text)
+        # counted in one request to the engine, not one each (after a restart none of them is counted yet)
+        model.count_many([fixed, prefix, tail, recall, text, *(m.content for m in history[-_COUNTED_AHEAD:]),
+                          *(n.text for n in notes)])
         used = sum(model.count_tokens(p) for p in (fixed, prefix, tail, recall))
         user_part = _fit(text, max(64, free - used - 16), model.count_tokens)
         used += model.count_tokens(user_part)

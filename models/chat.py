@@ -209,6 +209,10 @@ class ChatModel:
             return 0
         return len(self._llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
 
+    def count_many(self, texts: Sequence[str]) -> list[int]:
+        """`count_tokens` of each text (the engine's client asks for them in one request)."""
+        return [self.count_tokens(t) for t in texts]
+
     def defang(self, text: str) -> str:
         """Text with anything that would tokenize as a control token (e.g. `<|im_start|>`) broken up.
 
