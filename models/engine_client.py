@@ -224,13 +224,14 @@ class ChatEngine:
                 exchange.close()  # tells the engine to stop when the reply did not run to its end
 
     def evaluate_ahead(self, messages: Sequence[dict], head: int = 0,
-                       should_stop: Callable[[], bool] | None = None) -> PromptEval | None:
+                       should_stop: Callable[[], bool] | None = None, reply: bool = True) -> PromptEval | None:
         """Have the engine evaluate the prompt a reply to `messages` would start from, without a reply (a paused
         draft; `ChatModel.evaluate_ahead`), so that sending them evaluates only what changed. Once `should_stop()` is
         true it returns None at once and the engine stops at its next step, keeping what it evaluated; else the
-        prompt tokens reused and evaluated. `last_prompt` stays the last reply's."""
+        prompt tokens reused and evaluated. `last_prompt` stays the last reply's. reply=False: the messages are the
+        conversation so far, evaluated without a reply's opening (the terminal, between turns)."""
         with self._lock:
-            exchange = self._exchange("ahead", should_stop, messages=list(messages), head=head)
+            exchange = self._exchange("ahead", should_stop, messages=list(messages), head=head, reply=reply)
             try:
                 for msg in exchange:
                     prompt = msg.get("prompt")
