@@ -46,6 +46,8 @@ _REPLY_MARGIN = 32
 _MAX_RECALL_LINES = 8
 _TAIL_TOKENS = 200  # the per-turn memories after the history are evaluated afresh every turn: keep them few
 _TAIL_MAX = 6
+_COUNTED_AHEAD = 200  # the newest history messages whose tokens are counted in one request before trimming
+_COUNTED_MEMORIES = 1000  # memories counted ahead between turns (two counts each, of the engine client's 4,096 kept)
 
 
 @dataclass
@@ -129,6 +131,26 @@ class ChatService:
         self.c.chat_model().evaluate_ahead(messages, head, should_stop)
         return True
 
+    def evaluate_conversation(self, session_id: str | None, should_stop: Callable[[], bool] | None = None) -> None:
+        """Between turns, with no draft to see (the terminal): have the engine evaluate the conversation so far as the
+        next turn's prompt begins — the fixed prompt, the memory prefix, the history with its notes — so that Enter
+        evaluates only the note the message brings and the message. At the start of a conversation that is the whole
+        head (~900 tokens with 300 memories, ~8 s of the first word on this machine when the prompt cache held another
+        conversation); after a reply it is the few tokens that close it. Then the token counts choosing a note needs
+        (each usable memory and its note line, for up to _COUNTED_MEMORIES memories; ~20 round trips to the engine
+        on a turn with a new note). Nothing is saved or used up; stops at the engine's next step once `should_stop()`
+        is true."""
+        history = self.transcript.messages(session_id) if session_id else []
+        fixed = self.fixed_prompt(self.persona_language(history, ""))
+        messages, _, head = self._compose(session_id, None, "", history, fixed)
+        model = self.c.chat_model()
+        if should_stop is None or not should_stop():
+            model.evaluate_ahead(messages[:-1], head, should_stop, reply=False)
+        if self.c.settings.memory_enabled and not (should_stop is not None and should_stop()):
+            usable = self.c.store.usable()
+            if len(usable) <= _COUNTED_MEMORIES:
+                model.count_many([text for m in usable for text in (m.content, note_line(m))])
+
     def fixed_prompt(self, language: str = "en") -> str:
         """The persona and rules in 'en' or 'zh': from assets and settings only, never from chat."""
         s = self.c.settings
@@ -190,7 +212,9 @@ class ChatService:
             embedded = self._anticipated
             if not draft:
                 self._anticipated = None
-            chosen = select(self.c.store, text, today, self.c.retrieval_settings(budget), model.count_tokens, embedded)
+            # no message yet (`evaluate_conversation`): the conversation so far, without a note for it
+            chosen = select(self.c.store, text, today, self.c.retrieval_settings(budget), model.count_tokens,
+                            embedded) if text else []
             held = self._memory_prefix(session_id, today, budget - tail_budget, model.count_tokens, keep=not draft)
             notes = self._notes.current(session_id, self.c.store, today, held.ids) if session_id else []
             shown = held.ids | {m.id for n in notes for m in n.memories}
@@ -202,6 +226,9 @@ class ChatService:
             note = self._notes.add(session_id, user_id, extra, today) if session_id and user_id else None
             tail = note.text if note else memory_tail(extra)
         recall = self._recall_block(session_id, text)
+        # counted in one request to the engine, not one each (after a restart none of them is counted yet)
+        model.count_many([fixed, prefix, tail, recall, text, *(m.content for m in history[-_COUNTED_AHEAD:]),
+                          *(n.text for n in notes)])
         used = sum(model.count_tokens(p) for p in (fixed, prefix, tail, recall))
         user_part = _fit(text, max(64, free - used - 16), model.count_tokens)
         used += model.count_tokens(user_part)

@@ -105,6 +105,7 @@ class Companion:
                 if embedder is not None:
                     embedder.embed(["hello 你好"])
             warm_memory_pipeline()  # the rule patterns and the trained extractor, read after every reply
+        engine.settle()  # the engine has read the saved conversation (it does so while the embedders load)
         return engine
 
     @property

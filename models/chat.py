@@ -209,6 +209,10 @@ class ChatModel:
             return 0
         return len(self._llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
 
+    def count_many(self, texts: Sequence[str]) -> list[int]:
+        """`count_tokens` of each text (the engine's client asks for them in one request)."""
+        return [self.count_tokens(t) for t in texts]
+
     def defang(self, text: str) -> str:
         """Text with anything that would tokenize as a control token (e.g. `<|im_start|>`) broken up.
 
@@ -271,17 +275,20 @@ class ChatModel:
             chunks.close()
 
     def evaluate_ahead(self, messages: Sequence[dict], head: int = 0,
-                       should_stop: Callable[[], bool] | None = None) -> PromptEval:
+                       should_stop: Callable[[], bool] | None = None, reply: bool = True) -> PromptEval:
         """Evaluate the prompt a reply to `messages` would start from, without replying, so that the reply to them (or
         to messages that begin the same) evaluates only what differs: a draft, ahead of Enter. All but the prompt's
         last token (the reply replays it for fresh logits), in steps of about _AHEAD_STEP_S; between two it stops once
         `should_stop()` is true, keeping what it evaluated. Reads the prompt cache like a reply (with a head), never
-        writes it. Returns the tokens reused and evaluated."""
+        writes it. Returns the tokens reused and evaluated.
+
+        reply=False: `messages` are the conversation so far, which the next turn's prompt begins with (no draft to
+        see, as in the terminal): all of their tokens, without the opening of a reply."""
         safe = [{**m, "content": self.defang(m.get("content") or "")} for m in messages]
         self._head = self._head_tokens(safe[:head]) if head and self.prompt_cache is not None else []
         self._restore_once()
         llm = self._llm
-        tokens = self._render(safe, generation_prompt=True)[:-1]
+        tokens = self._render(safe, generation_prompt=True)[:-1] if reply else self._render(safe, generation_prompt=False)
         if len(tokens) >= self.n_ctx - 1:
             tokens = []  # a reply to it would not fit either: that one says so
         reused = shared_prefix(llm.input_ids[:llm.n_tokens].tolist(), tokens)

@@ -8,8 +8,9 @@ One JSON object per line on stdin and stdout, every request carrying an integer 
   {"op": "count", "texts": [...]}                        → {"counts": [...]}
   {"op": "chat", "messages", "max_tokens", "temperature", "head", "repeat_penalty"} → {"piece": "…"}… then
       {"done": true, "prompt": [reused, evaluated], "finish": "stop" | "length" | null}
-  {"op": "ahead", "messages", "head"}  → {"done": true, "prompt": [reused, evaluated]}: the prompt a chat request
-      with these messages would evaluate, evaluated now without a reply (a paused draft), in steps a stop can end
+  {"op": "ahead", "messages", "head", "reply"}  → {"done": true, "prompt": [reused, evaluated]}: the prompt a chat
+      request with these messages would evaluate, evaluated now without a reply (a paused draft), in steps a stop can
+      end; "reply": false, the messages are the conversation so far and no reply's opening is evaluated (the terminal)
   {"op": "json", "system", "user", "schema", "max_tokens"} → {"text": "…"}
   {"op": "stop"}   read at once by a second thread: the chat (or ahead) request with that id (or older) ends at the
                   next token (or step)
@@ -163,7 +164,8 @@ def _answer(model: ChatModel, req: dict, channel: Channel, stopped: Callable[[],
             writer.put(*kept, forgets_before)
         channel.send(rid, done=True, prompt=[p.reused, p.evaluated] if p else None, finish=model.last_finish)
     elif op == "ahead":
-        p = model.evaluate_ahead(req["messages"], head=req.get("head", 0), should_stop=stopped)
+        p = model.evaluate_ahead(req["messages"], head=req.get("head", 0), should_stop=stopped,
+                                 reply=req.get("reply", True))
         channel.send(rid, done=True, prompt=[p.reused, p.evaluated])
     elif op == "json":
         channel.send(rid, text=model.complete_json(req["system"], req["user"], req["schema"], req["max_tokens"]))

@@ -42,7 +42,9 @@ def sequence_state(llm: Any) -> bytes:
     size = llama_cpp.llama_state_seq_get_size(ctx, 0)
     buf = (ctypes.c_uint8 * size)()
     used = llama_cpp.llama_state_seq_get_data(ctx, buf, size, 0)
-    return bytes(buf[:used])
+    # One copy of the bytes: slicing the ctypes array (`bytes(buf[:used])`) first built a list of one Python int per
+    # byte, ~0.6 s for the 21 MB of a 906-token SmolLM2 state, after every reply, before the engine said it was done.
+    return ctypes.string_at(buf, used)
 
 
 def restore(llm: Any, cache: PromptCache, head: Sequence[int], n_ctx: int) -> list[int]:

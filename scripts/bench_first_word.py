@@ -6,15 +6,17 @@
 The project's own `Companion` and `ChatService` on the bundled SmolLM2 (or any GGUF with --model), in throw-away
 encrypted profiles seeded with the same generated memories. Each session plays the same scripted conversation three
 ways, turn by turn in turning order so machine noise hits all of them:
-  chat   memory on, nothing done before Enter (as `companion chat` in a terminal);
+  chat   memory on, as `companion chat` in a terminal: nothing of the message is known before Enter; between turns
+         (untimed, while the next line is typed) the conversation so far is evaluated (`evaluate_conversation`);
   window memory on, typing pauses simulated before Enter (untimed): the draft pauses at half the message and at the
          whole of it, and the window's pause handler (`ChatService.anticipate`) runs on each;
-  off    memory off.
+  off    memory off, the same terminal path.
 Per turn it prints the median time from Enter to the first reply piece and the prompt tokens llama.cpp evaluated in
 that time (the rest were reused), beside the message's own tokens; then the ratios against memory off (the median
 turn and the last turn), the first reply after a restart against the last warm turn of the same conversation, and
-the app's tokens/s against raw llama-cpp-python on the same prompt and threads. Only ratios measured side by side
-in this one run are claims; the seconds depend on the machine and its load.
+the app's tokens/s against raw llama-cpp-python on the same prompts, threads and sampling (the engine process the app
+uses, and its in-process `ChatModel`). Only ratios measured side by side in this one run are claims; the seconds
+depend on the machine and its load.
 """
 from __future__ import annotations
 
@@ -54,6 +56,13 @@ TURNS = [
     "Good morning again! What were we talking about?",
 ]
 VARIANTS = ("chat", "window", "off")  # see the docstring
+# --before adds the terminal as it was before it worked between turns, memory on and off (nothing done before Enter)
+BEFORE = ("chat-before", "off-before")
+MEMORY_OFF = ("off", "off-before")
+REFERENCE = {"chat": "off", "window": "off", "off": "off", "chat-before": "off-before", "off-before": "off-before"}
+LABELS = {"chat": "companion chat (nothing of the message ahead)", "window": "window (typing pauses)",
+          "off": "memory off (reference)", "chat-before": "companion chat before: nothing done between turns",
+          "off-before": "memory off before (its reference)"}
 PEOPLE = ["Lily", "Tom", "Mei", "Sam", "Ana", "Raj", "Zoe", "Ben", "Ivy", "Leo"]
 THINGS = ["hiking", "jazz", "sushi", "chess", "yoga", "painting", "coffee", "running", "baking", "poetry",
           "tennis", "gardening", "ramen", "board games", "cycling", "photography", "tea", "sci-fi novels",
@@ -142,13 +151,17 @@ def anticipate(chat: ChatService, session: str | None, draft: str) -> None:
         chat.anticipate(draft)
 
 
-def timed_turn(chat: ChatService, session: str | None, text: str, typed: bool = False) -> tuple[float, int, object]:
+def timed_turn(chat: ChatService, session: str | None, text: str, typed: bool = False,
+               between: bool = True) -> tuple[float, int, object]:
     """Seconds from Enter to the first reply piece, and the prompt tokens the engine evaluated in that time.
 
-    typed: typing pauses came before Enter (untimed), as in the window."""
+    typed: typing pauses came before Enter (untimed), as in the window; else, with `between`, the terminal's work
+    while a line is typed, which cannot see it (older versions did nothing)."""
     if typed:
         for draft in pauses(text):
             anticipate(chat, session, draft)
+    elif between and hasattr(chat, "evaluate_conversation"):
+        chat.evaluate_conversation(session)
     start = time.perf_counter()
     turn = chat.prepare(session, text)
     first = None
@@ -161,19 +174,20 @@ def timed_turn(chat: ChatService, session: str | None, text: str, typed: bool = 
     return (first if first is not None else time.perf_counter() - start), evaluated, turn
 
 
-def session_run(template: Path, root: Path, rep: int, turns: int, reply_tokens: int, results: dict) -> dict:
-    """One scripted session per variant, interleaved turn by turn, then a restart of both."""
+def session_run(template: Path, root: Path, rep: int, turns: int, reply_tokens: int, results: dict,
+                names: tuple[str, ...] = VARIANTS) -> dict:
+    """One scripted session per variant, interleaved turn by turn, then a restart of each."""
     variants = {}
-    for name in VARIANTS:
-        c = open_copy(template, root / f"{name}-{rep}", name != "off", reply_tokens)
+    for name in names:
+        c = open_copy(template, root / f"{name}-{rep}", name not in MEMORY_OFF, reply_tokens)
         c.warm_up()  # the engine starts and the embedders load before the timed turns, as the desktop app does
         variants[name] = [c, ChatService(c), None]
     last_prompt = None
     for t in range(turns):
-        for name in _rotated(VARIANTS, t + rep):
+        for name in _rotated(names, t + rep):
             c, chat, session = variants[name]
             text = TURNS[t % len(TURNS)]
-            secs, evaluated, turn = timed_turn(chat, session, text, typed=name == "window")
+            secs, evaluated, turn = timed_turn(chat, session, text, name == "window", name not in BEFORE)
             variants[name][2] = turn.session_id
             results[name].setdefault(t + 1, []).append((secs, evaluated, c.chat_model().count_tokens(text)))
             if name == "chat":
@@ -181,14 +195,14 @@ def session_run(template: Path, root: Path, rep: int, turns: int, reply_tokens: 
     sessions = {name: v[2] for name, v in variants.items()}
     for v in variants.values():
         v[0].close()
-    for name in _rotated(VARIANTS, rep):
+    for name in _rotated(names, rep):
         start = time.perf_counter()
         c = open_existing(root / f"{name}-{rep}")
         chat = ChatService(c)
         c.warm_up()
         load = time.perf_counter() - start
         text = TURNS[turns % len(TURNS)]
-        secs, evaluated, turn = timed_turn(chat, sessions[name], text, typed=name == "window")
+        secs, evaluated, turn = timed_turn(chat, sessions[name], text, name == "window", name not in BEFORE)
         results[name].setdefault("restart", []).append((secs, evaluated, c.chat_model().count_tokens(text), load))
         c.close()
     return {"messages": last_prompt}
@@ -200,41 +214,66 @@ def _rotated(names: tuple[str, ...], k: int) -> tuple[str, ...]:
     return names[k:] + names[:k]
 
 
-def throughput(model_path: str, messages: list[dict], reps: int, gen_tokens: int) -> dict:
-    """Prompt and generation tokens/s of the app's ChatModel and of a plain Llama, interleaved."""
+def throughput(model_path: str, messages: list[dict], reps: int, gen_tokens: int, threads: tuple[int, int]) -> dict:
+    """Prompt and generation tokens/s on the same prompts, threads and sampling, interleaved: raw llama-cpp-python
+    (`Llama.create_chat_completion`), the app's `ChatModel` in this process, and the engine process the app talks to
+    (`ChatEngine`). Each repetition's prompt starts with its own words, so nothing is reused from the last one.
+    Prompt tokens/s: the prompt's tokens over the time to the first piece; generation: the tokens after it over the
+    time from the first piece to the last (the engine's "done" after it is not token work)."""
     from llama_cpp import Llama
 
-    from models.chat import ChatModel
+    from models.chat import REPEAT_PENALTY, ChatModel
+    from models.engine_client import ChatEngine
 
-    app = ChatModel(model_path, n_ctx=4096)
-    raw = Llama(model_path=model_path, n_ctx=4096, verbose=False)
-    counters = {"app": EvalCounter(app._llm), "raw": EvalCounter(raw)}
-    out: dict[str, dict[str, list[float]]] = {"app": {"prompt": [], "gen": []}, "raw": {"prompt": [], "gen": []}}
+    n_threads, n_batch = threads
+    raw = Llama(model_path=model_path, n_ctx=4096, n_threads=n_threads, n_threads_batch=n_batch, verbose=False)
+    app = ChatModel(model_path, n_ctx=4096, n_threads=n_threads, n_threads_batch=n_batch)
+    engine = ChatEngine(model_path, n_ctx=4096, n_threads=n_threads, n_threads_batch=n_batch)
+    counters = {"raw": EvalCounter(raw)}
+    names = ("raw", "app", "engine")
+    out: dict[str, dict[str, list[float]]] = {n: {"prompt": [], "gen": []} for n in names}
+    texts: dict[str, list[str]] = {n: [] for n in names}
+    sampling = {"max_tokens": gen_tokens, "temperature": 0.0, "repeat_penalty": REPEAT_PENALTY}
 
-    def run(name: str):
-        if name == "app":
-            app._llm.reset()
-            return app.stream(messages, max_tokens=gen_tokens, temperature=0.0)
-        raw.reset()
-        chunks = raw.create_chat_completion(messages=messages, max_tokens=gen_tokens, temperature=0.0, stream=True)
-        return (ch["choices"][0]["delta"].get("content") for ch in chunks if ch["choices"][0]["delta"].get("content"))
+    def run(name: str, prompt: list[dict]):
+        if name == "raw":
+            chunks = raw.create_chat_completion(messages=prompt, stream=True, **sampling)  # type: ignore[arg-type]
+            return (ch["choices"][0]["delta"].get("content") for ch in chunks if ch["choices"][0]["delta"].get("content"))
+        return (app if name == "app" else engine).stream(prompt, **sampling)
 
     for r in range(reps):
-        for name in (("app", "raw") if r % 2 == 0 else ("raw", "app")):
-            counter = counters[name]
+        prompt = [{**messages[0], "content": f"Session {r + 1}. " + messages[0]["content"]}, *messages[1:]]
+        times = {}
+        for name in names[r % 3:] + names[:r % 3]:
+            n0 = counters["raw"].n
             start = time.perf_counter()
-            n0 = counter.n
-            first_at, n_first = None, 0
-            for _ in run(name):
-                if first_at is None:
-                    first_at, n_first = time.perf_counter(), counter.n
-            end = time.perf_counter()
-            out[name]["prompt"].append((n_first - n0) / (first_at - start))
-            out[name]["gen"].append((counter.n - n_first) / max(1e-9, end - first_at))
-    threads = {"app": app._llm.n_threads, "raw": raw.n_threads}
+            first_at = last_at = 0.0
+            pieces = []
+            for piece in run(name, prompt):
+                last_at = time.perf_counter()
+                first_at = first_at or last_at
+                pieces.append(piece)
+            texts[name].append("".join(pieces))
+            times[name] = (start, first_at, last_at)
+            if name == "raw":
+                evaluated = counters["raw"].n - n0  # the prompt's tokens, then each generated token but the last
+        # The same prompt, threads and sampling give the same reply: the raw run's token counts hold for the others
+        # (a run whose reply differs gets no generation figure).
+        n_prompt = app.last_prompt.evaluated if app.last_prompt else 0
+        n_gen = evaluated - n_prompt  # generated tokens after the first, each evaluated once
+        for name in names:
+            start, first_at, last_at = times[name]
+            out[name]["prompt"].append(n_prompt / (first_at - start))
+            if texts[name][-1] == texts["raw"][-1]:
+                out[name]["gen"].append(n_gen / max(1e-9, last_at - first_at))
+    threads_used = {"raw": (raw.n_threads, raw.n_threads_batch), "app": (app._llm.n_threads, app._llm.n_threads_batch),
+                    "engine": (engine.n_threads, engine.n_threads_batch)}
+    engine.close()
     app.close()
     raw.close()
-    return {k: {m: statistics.median(v) for m, v in d.items()} | {"threads": threads[k]} for k, d in out.items()}
+    return {n: {m: statistics.median(out[n][m]) if out[n][m] else float("nan") for m in ("prompt", "gen")}
+            | {"threads": threads_used[n]}
+            for n in names}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -245,6 +284,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reply-tokens", type=int, default=32)
     ap.add_argument("--throughput-reps", type=int, default=4, help="0 skips the tokens/s comparison")
     ap.add_argument("--model", help="a GGUF file to chat with instead of the bundled model")
+    ap.add_argument("--before", action="store_true", help="also the terminal as it was: nothing done between turns")
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -255,17 +295,19 @@ def main(argv: list[str] | None = None) -> int:
         if args.model:
             os.environ["COMPANION_CHAT_MODEL"] = str(Path(args.model).resolve())
         template = make_template(root, args.memories)
-        results: dict = {name: {} for name in VARIANTS}
+        names = VARIANTS + (BEFORE if args.before else ())
+        results: dict = {name: {} for name in names}
         last = {}
         for rep in range(args.sessions):
-            last = session_run(template, root, rep, args.turns, args.reply_tokens, results)
+            last = session_run(template, root, rep, args.turns, args.reply_tokens, results, names)
             print(f"session {rep + 1}/{args.sessions} done", file=sys.stderr, flush=True)
         probe = Companion(template, Clock.parse(TODAY))
         model_path = str(probe.chat_model_file().path)
-        threads = probe.chat_model().n_threads
+        engine = probe.chat_model()
+        threads, both = engine.n_threads, (engine.n_threads or 1, engine.n_threads_batch or 1)
         probe.close()
-        tput = throughput(model_path, last["messages"], args.throughput_reps, 64) if args.throughput_reps else None
-    report(results, args, tput, threads, Path(model_path).name)
+        tput = throughput(model_path, last["messages"], args.throughput_reps, 64, both) if args.throughput_reps else None
+    report(results, args, tput, threads, Path(model_path).name, names)
     return 0
 
 
@@ -278,42 +320,47 @@ def _all_turns(results: dict, name: str, turns: int, i: int) -> float:
     return statistics.median(r[i] for t in range(1, turns + 1) for r in results[name][t])
 
 
-def report(results: dict, args, tput: dict | None, threads: int, model: str) -> None:
+def report(results: dict, args, tput: dict | None, threads: int, model: str,
+           names: tuple[str, ...] = VARIANTS) -> None:
     T = args.turns
     print(f"\nbench_first_word: {model}, {args.memories} memories, {args.sessions} sessions x {T} turns, "
-          f"chat / window / off interleaved, {os.cpu_count()} logical CPUs, chat threads {threads}; medians over "
+          f"{' / '.join(names)} interleaved, {os.cpu_count()} logical CPUs, chat threads {threads}; medians over "
           "sessions\n")
     print("Time from Enter to the first reply piece (s), and the prompt tokens evaluated in that time:\n")
-    print("| turn | message tokens | chat: s / evaluated | window: s / evaluated | off: s / evaluated |")
-    print("|---|---|---|---|---|")
+    print("| turn | message tokens | " + " | ".join(f"{n}: s / evaluated" for n in names) + " |")
+    print("|---" * (len(names) + 2) + "|")
     keys: list = list(range(1, T + 1)) + ["restart"]
     for key in keys:
         label = f"after restart ({T + 1})" if key == "restart" else str(key)
-        cells = " | ".join(f"{_med(results[n][key], 0):.2f} / {_med(results[n][key], 1):.0f}" for n in VARIANTS)
+        cells = " | ".join(f"{_med(results[n][key], 0):.2f} / {_med(results[n][key], 1):.0f}" for n in names)
         print(f"| {label} | {_med(results['off'][key], 2):.0f} | {cells} |")
-    cells = " | ".join(f"{_all_turns(results, n, T, 0):.2f} / {_all_turns(results, n, T, 1):.0f}" for n in VARIANTS)
+    cells = " | ".join(f"{_all_turns(results, n, T, 0):.2f} / {_all_turns(results, n, T, 1):.0f}" for n in names)
     print(f"| median turn | {_all_turns(results, 'off', T, 2):.0f} | {cells} |")
     print("\n| memory on, against off | median turn | turn " + str(T) + " | evaluated after Enter, median turn "
           "(message tokens + 16) | first reply after restart / turn " + str(T) + " |")
     print("|---|---|---|---|---|")
-    off_med, off_last = _all_turns(results, "off", T, 0), _med(results["off"][T], 0)
     budget = _all_turns(results, "off", T, 2) + 16
-    for name, label in (("chat", "companion chat (no typing ahead)"), ("window", "window (typing pauses)"),
-                        ("off", "memory off (reference)")):
+    for name in names:
+        ref = REFERENCE[name]
+        off_med, off_last = _all_turns(results, ref, T, 0), _med(results[ref][T], 0)
         restart = _med(results[name]["restart"], 0) / _med(results[name][T], 0)
-        print(f"| {label} | {_all_turns(results, name, T, 0) / off_med:.2f}x | {_med(results[name][T], 0) / off_last:.2f}x "
+        print(f"| {LABELS[name]} | {_all_turns(results, name, T, 0) / off_med:.2f}x "
+              f"| {_med(results[name][T], 0) / off_last:.2f}x "
               f"| {_all_turns(results, name, T, 1):.0f} ({budget:.0f}) | {restart:.2f}x |")
-    loads = [r[3] for name in VARIANTS for r in results[name]["restart"]]
+    loads = [r[3] for name in names for r in results[name]["restart"]]
     print(f"\nrestart: open profile, start the engine, load the embedders {statistics.median(loads):.2f} s "
           "(not in the times above)")
     if tput is None:
         return
-    print("\n| same prompt (memory on, last turn) | prompt tokens/s | generation tokens/s | threads |")
+    print("\n| same prompts (memory on, last turn), sampling and threads | prompt tokens/s | generation tokens/s "
+          "| threads (generation, prompt) |")
     print("|---|---|---|---|")
-    for name in ("app", "raw"):
-        print(f"| {name} | {tput[name]['prompt']:.0f} | {tput[name]['gen']:.1f} | {tput[name]['threads']} |")
-    print(f"| app / raw | {tput['app']['prompt'] / tput['raw']['prompt']:.2f} "
-          f"| {tput['app']['gen'] / tput['raw']['gen']:.2f} | |")
+    labels = {"raw": "raw llama-cpp-python", "app": "app's ChatModel, in process", "engine": "app's engine process"}
+    for name in ("raw", "app", "engine"):
+        print(f"| {labels[name]} | {tput[name]['prompt']:.0f} | {tput[name]['gen']:.1f} | {tput[name]['threads']} |")
+    for name in ("app", "engine"):
+        print(f"| {name} / raw | {tput[name]['prompt'] / tput['raw']['prompt']:.2f} "
+              f"| {tput[name]['gen'] / tput['raw']['gen']:.2f} | |")
 
 
 if __name__ == "__main__":

@@ -58,3 +58,21 @@ def test_evaluating_ahead_stops_when_asked_keeps_what_it_did_and_the_next_reply_
     reply = "".join(engine.stream(messages, max_tokens=4, temperature=0.0))
     assert reply and engine.last_prompt.evaluated <= 1
 
+
+
+def test_between_turns_the_terminal_has_the_conversation_so_far_evaluated_so_enter_costs_the_message(companion):
+    companion.store.add(Memory(new_id(), "profile", "Works as a nurse in Chengdu"))
+    chat = ChatService(companion)
+    chat.evaluate_conversation(None)  # a new conversation: the fixed prompt and the memory prefix, before any message
+    first = chat.run(None, "hello there")
+    p = companion.chat_model().last_prompt
+    message = companion.chat_model().count_tokens("hello there")
+    assert p.reused > 100 and p.evaluated <= message + 10, p  # the message and the template's 9 tokens around it
+    assert companion.db.read("SELECT count(*) FROM sessions") == [(1,)]  # nothing saved ahead
+    chat.evaluate_conversation(first.session_id)  # the reply's closing tokens
+    text = "I had a long shift at the hospital today."
+    turn = chat.run(first.session_id, text)
+    p = companion.chat_model().last_prompt
+    note = "" if turn.messages[-2]["role"] != "system" else turn.messages[-2]["content"]
+    assert p.evaluated <= companion.chat_model().count_tokens(text) + companion.chat_model().count_tokens(note) + 16, p
+    assert chat.evaluate_conversation(first.session_id, should_stop=lambda: True) is None  # asked to stop: nothing

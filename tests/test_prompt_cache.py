@@ -298,3 +298,33 @@ def test_a_conversation_preloaded_at_start_is_kept_only_for_a_prompt_with_its_he
     other = {"role": "system", "content": "<memory>\nLikes coffee.\n</memory>"}
     loaded, reused = reply([persona, other, {"role": "user", "content": "Hi!"}])
     assert loaded > 100 and reused == 0  # another head: dropped (and the file replaced by this reply's)
+
+
+def test_the_first_reply_after_a_restart_asks_the_engine_once_for_its_history_counts(profile):
+    """After a restart no message of the conversation is counted yet: the turn asks for all of them in one request
+    (it was one request a message), and the engine it asks has read the saved conversation once warm_up returned."""
+    c = _open(profile)
+    chat = ChatService(c)
+    session = None
+    for text in ("I repair bicycles on weekends.", "My sister lives in Porto.", "I am learning Portuguese."):
+        session = chat.run(session, text).session_id
+    c.close()
+    c = _open(profile)
+    try:
+        engine = c.warm_up()
+        counted: list[list[str]] = []
+        send = engine._send
+
+        def sending(rid, op, **fields):
+            if op == "count":
+                counted.append(fields["texts"])
+            send(rid, op, **fields)
+
+        engine._send = sending  # type: ignore[method-assign]
+        ChatService(c).run(session, "Any tips for the language?")
+        history = [m.content for m in c.transcript.messages(session)][:6]  # the three turns before this one
+        holding = [texts for texts in counted if set(history) & set(texts)]
+        assert len(holding) == 1 and set(history) <= set(holding[0]), counted  # one request for all of them
+        assert c.chat_model().last_prompt.reused > 100
+    finally:
+        c.close()

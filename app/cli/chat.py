@@ -1,13 +1,18 @@
 """`companion say TEXT` and `companion chat`: talking, from a script or in the terminal."""
 from __future__ import annotations
 
+import logging
 import sys
+import threading
+from typing import Callable
 
 from app.chat import ChatService
 from app.cli.common import opened, print_json
 from app.follow_ups import open_conversation
 from app.errors import UserError
-from models.errors import EngineError
+from models.errors import EngineError, ModelError
+
+log = logging.getLogger(__name__)
 
 
 def add_parsers(sub) -> None:
@@ -62,12 +67,25 @@ def chat_loop(args, home, clock) -> int:
             print("Private conversation: nothing is saved or learned (memories are still used); "
                   "it is gone when you leave.")
         session = None if args.private else _follow_up(c)
+        typed = sys.stdin.isatty()  # a person typing, not lines piped in: there is time to work ahead
+        warm = [False]
+
+        def ahead(should_stop: Callable[[], bool]) -> None:
+            if not warm[0]:
+                c.warm_up()  # the engine starts and the embedders load while the first message is typed
+                warm[0] = True
+            chat.evaluate_conversation(session, should_stop)
+
         while True:
+            work = _WhileTyping(ahead) if typed else None
             try:
                 text = input(prompt).strip()
             except EOFError:
                 print()
                 return 0
+            finally:
+                if work is not None:
+                    work.stop()
             if text in ("/quit", "/exit"):
                 return 0
             if not text:
@@ -88,6 +106,27 @@ def chat_loop(args, home, clock) -> int:
             print()
             chat.finish(turn)
             chat.learn(turn)
+
+
+class _WhileTyping:
+    """Work on a thread while the terminal waits for the user's line: `work(should_stop)`, told to stop (and waited
+    for, at most one engine step of ~0.1 s) once the line is in, so the turn then has the engine and the database to
+    itself. A failure here is only logged: the turn meets it again and says it."""
+
+    def __init__(self, work: Callable[[Callable[[], bool]], None]) -> None:
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, args=(work,), daemon=True, name="companion-ahead")
+        self._thread.start()
+
+    def _run(self, work: Callable[[Callable[[], bool]], None]) -> None:
+        try:
+            work(self._stop.is_set)
+        except (EngineError, ModelError, UserError) as e:
+            log.info("work ahead of the next message failed: %s", e)
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join()
 
 
 def _follow_up(c) -> str | None:
