@@ -35,10 +35,7 @@ def test_a_like_then_a_dislike_leaves_one_memory_stating_the_change(cli, like, d
 
 
 @pytest.mark.parametrize("text,relative", [
-    ("I have a math exam tomorrow", "tomorrow"), ("明天要考数学了 好紧张", "明天"),
-    pytest.param("明天要考数学", "明天", marks=pytest.mark.xfail(strict=True, reason=(
-        "issue 36, open: the decision model does not keep '明天要考数学' alone (p 0.30 < 0.40); a known miss on short "
-        "messages"))),
+    ("I have a math exam tomorrow", "tomorrow"), ("明天要考数学了 好紧张", "明天"), ("明天要考数学", "明天"),
 ])
 def test_relative_dates_are_made_absolute(cli, text, relative):
     out = cli.json("memory", "extract", text, "--json", today="2026-11-29")

@@ -16,8 +16,7 @@ def _active(cli, today):
     ("周末我基本都窝在家里打原神 一打一整天", "原神退坑了 号都送朋友了", "窝在家里"),
     ("我在老家的县医院当护士", "辞职了 现在在上海一家药企做医药代表", "护士"),
     # No word in common: linked by closeness in meaning (memory/learn/reconcile.py MEANING_LINK).
-    pytest.param("I take the bus to work every day", "bought a bike last month, cycling to the office every day now", "bus",
-                 marks=pytest.mark.xfail(strict=True, reason="issue 36, open: the decision model does not keep 'cycling to the office every day now' (p 0.30); a known miss on short messages")),
+    ("I take the bus to work every day", "bought a bike last month, cycling to the office every day now", "bus"),
     ("I love horror movies", "after that last one I had nightmares for a week, no more scary films for me", "horror"),
     ("I do the school run every morning", "the kids take the bus by themselves now, so my mornings are mine",
      "school run"),

@@ -219,7 +219,8 @@ class MemoryPipeline:
         if model is None or not cands:
             return cands, []
         readings = [(i, r) for i, c in enumerate(cands)
-                    for r in [c] + (other_readings(c, scores, text) if origin_kind(c.origin) != "rule" else in_own_words(c))]
+                    for r in [c] + (other_readings(c, scores, text) if origin_kind(c.origin) != "rule"
+                                    else in_own_words(c, others or cands, text))]
         probabilities = model.keep_probabilities([r for _, r in readings], scores, text, others or cands)
         best: dict[int, tuple[Candidate, float]] = {}
         for (i, r), p in zip(readings, probabilities):  # the surest reading of each candidate's words

@@ -39,14 +39,30 @@ def other_readings(c: Candidate, scores: Sequence[ClauseScore], text: str) -> li
     return out
 
 
-def in_own_words(c: Candidate) -> list[Candidate]:
+def in_own_words(c: Candidate, others: Sequence[Candidate], text: str) -> list[Candidate]:
     """A rule's note said instead in the user's own words (made neutral), with the rule's category and topic: a
     template can lose what the fact was about ("职业是程序员" for "我是个程序员 做安卓开发的"), and the decision
     model keeps whichever of the two it finds surer. Events keep the rule's words, which carry the date; what
-    the user asked to be remembered keeps the rule's note."""
-    if c.category == "event" or c.source == "explicit" or not c.quote:
+    the user asked to be remembered keeps the rule's note; and words another candidate also quotes are that
+    one's fact ("my name is Alice and I live in Zqxburg"): forgetting it must leave no trace in this note."""
+    if c.category == "event" or c.source == "explicit" or not c.quote or _shares_words(c, others, text):
         return []
     own = render(c.quote)
     if not own or own.casefold() == c.content.casefold():
         return []
     return [replace(c, content=own, origin=c.origin + OWN_WORDS)]
+
+
+def _shares_words(c: Candidate, others: Sequence[Candidate], text: str) -> bool:
+    """Does another candidate quote words of the message that this one quotes too?"""
+    at = text.find(c.quote)
+    mine = (at, at + len(c.quote)) if at >= 0 else None
+    for o in others:
+        if o is c or not o.quote:
+            continue
+        if o.quote in c.quote or c.quote in o.quote:
+            return True
+        theirs = text.find(o.quote)
+        if mine and theirs >= 0 and theirs < mine[1] and mine[0] < theirs + len(o.quote):
+            return True
+    return False
