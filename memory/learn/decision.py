@@ -85,7 +85,8 @@ class RulePrecision:
         return (k + self.strength * self.mean) / (n + self.strength), math.log1p(n)
 
 
-def _covered(c: Candidate, scores: Sequence[ClauseScore], text: str) -> list[ClauseScore]:
+def quoted_clauses(c: Candidate, scores: Sequence[ClauseScore], text: str) -> list[ClauseScore]:
+    """The scored clauses of the message that the candidate's quote covers."""
     at = text.find(c.quote) if c.quote else -1
     if at < 0:
         return []
@@ -98,7 +99,7 @@ def features(c: Candidate, scores: Sequence[ClauseScore], text: str, others: Seq
     """The decision model's inputs for one candidate, in the order of FEATURES."""
     kind = origin_kind(c.origin)
     quote = c.quote or c.content
-    covered = _covered(c, scores, text)
+    covered = quoted_clauses(c, scores, text)
     worth = [s.worth for s in covered] or [0.0]
     lead = max(covered, key=lambda s: s.worth) if covered else None
     precision, seen = rules.of(rule_id(c.origin))
@@ -151,23 +152,20 @@ class DecisionModel:
                                    float(np.asarray(arrays["rule_mean"]).ravel()[0]))
 
     def probabilities(self, rows: np.ndarray) -> np.ndarray:
-        """P(keep) for rows of features: every tree walked for all rows at once."""
+        """P(keep) for rows of features: all trees walked for all rows at once, a level per step."""
         rows = np.atleast_2d(np.asarray(rows, dtype=np.float64))
-        raw = np.full(len(rows), self.baseline)
         f, t, left, right = self.nodes["feature"], self.nodes["threshold"], self.nodes["left"], self.nodes["right"]
         leaf, value, missing_left = self.nodes["leaf"], self.nodes["value"], self.nodes["missing_left"]
-        index = np.arange(len(rows))
-        for root in self.roots:
-            at = np.full(len(rows), root)
-            while True:
-                inner = ~leaf[at]
-                if not inner.any():
-                    break
-                x = rows[index[inner], f[at[inner]]]
-                go_left = np.where(np.isnan(x), missing_left[at[inner]], x <= t[at[inner]])
-                at[inner] = np.where(go_left, left[at[inner]], right[at[inner]])
-            raw += value[at]
-        return 1.0 / (1.0 + np.exp(-raw))
+        at = np.broadcast_to(self.roots, (len(rows), len(self.roots))).copy()  # (row, tree) -> node
+        row_of = np.broadcast_to(np.arange(len(rows))[:, None], at.shape)
+        inner = ~leaf[at]
+        while inner.any():
+            nodes = at[inner]
+            x = rows[row_of[inner], f[nodes]]
+            go_left = np.where(np.isnan(x), missing_left[nodes], x <= t[nodes])
+            at[inner] = np.where(go_left, left[nodes], right[nodes])
+            inner = ~leaf[at]
+        return 1.0 / (1.0 + np.exp(-(self.baseline + value[at].sum(axis=1))))
 
     def bar(self, c: Candidate) -> float:
         """The probability a candidate needs to be kept (Chinese and English have their own, chosen out of fold)."""
@@ -190,6 +188,6 @@ def load_decision(path: Path) -> DecisionModel:
 
 
 @lru_cache(maxsize=1)
-def shipped_decision() -> DecisionModel | None:
-    """The shipped decision model, or None before one is trained."""
-    return load_decision(WEIGHTS) if WEIGHTS.exists() else None
+def shipped_decision() -> DecisionModel:
+    """The shipped decision model (loaded once)."""
+    return load_decision(WEIGHTS)

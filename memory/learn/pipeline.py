@@ -204,7 +204,7 @@ class MemoryPipeline:
         return self._replacements
 
     @property
-    def decision(self) -> Decider | None:
+    def decision(self) -> Decider:
         """The trained decision model (memory/learn/decision.py), loaded on first use."""
         if self._decision is None:
             self._decision = shipped_decision()
@@ -216,7 +216,7 @@ class MemoryPipeline:
         as a change only (kept if it replaces a stored memory); one proposed as a change only that it keeps is a
         fact of its own. What the user asked to be remembered always stands."""
         model = self.decision
-        if model is None or not cands:
+        if not cands:
             return cands, []
         readings = [(i, r) for i, c in enumerate(cands)
                     for r in [c] + (other_readings(c, scores, text) if origin_kind(c.origin) != "rule"

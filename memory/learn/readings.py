@@ -12,8 +12,8 @@ from typing import Sequence
 
 from memory.learn.classifier import ClauseScore
 from memory.learn.clause_memory import IMPORTANCE, render, topic_key
-from memory.learn.clauses import covers
-from memory.learn.decision import OWN_WORDS, READING
+from memory.learn.clauses import overlap
+from memory.learn.decision import OWN_WORDS, READING, quoted_clauses
 from memory.records import CATEGORIES, Candidate
 
 # How likely the heads must find a category for the clause to be proposed as it too: a proposal's breadth, not a
@@ -26,8 +26,7 @@ def other_readings(c: Candidate, scores: Sequence[ClauseScore], text: str) -> li
     """The candidate read as each other category (not event) the heads give at least READING_FLOOR on its clauses."""
     if c.category == "event" or not c.quote:
         return []
-    at = text.find(c.quote)
-    covered = [s for s in scores if at >= 0 and s.clause is not None and covers(s.clause, (at, at + len(c.quote)))]
+    covered = quoted_clauses(c, scores, text)
     if not covered:
         return []
     out = []
@@ -56,13 +55,11 @@ def in_own_words(c: Candidate, others: Sequence[Candidate], text: str) -> list[C
 def _shares_words(c: Candidate, others: Sequence[Candidate], text: str) -> bool:
     """Does another candidate quote words of the message that this one quotes too?"""
     at = text.find(c.quote)
-    mine = (at, at + len(c.quote)) if at >= 0 else None
     for o in others:
         if o is c or not o.quote:
             continue
-        if o.quote in c.quote or c.quote in o.quote:
-            return True
         theirs = text.find(o.quote)
-        if mine and theirs >= 0 and theirs < mine[1] and mine[0] < theirs + len(o.quote):
+        if o.quote in c.quote or c.quote in o.quote or (
+                at >= 0 and theirs >= 0 and overlap((at, at + len(c.quote)), (theirs, theirs + len(o.quote))) > 0):
             return True
     return False
