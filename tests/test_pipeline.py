@@ -156,3 +156,10 @@ def test_extract_json_shows_what_each_memory_says_as_its_parts(cli):
     husband = next(w for w in out["written"] if "比亚迪" in w["content"])
     assert husband["structure"]["proposer"] == "classifier" and husband["origin"].startswith("classifier:worth=")
     assert husband["structure"]["about"] == "user" and husband["valid_from"] == "2026-04-06"
+
+
+def test_one_event_is_one_memory_when_two_date_rules_match_it(cli):
+    out = cli.json("memory", "extract", "my driving test is on the 28th, parallel parking still terrifies me", "--json",
+                   today="2026-11-02")
+    events = [w for w in out["written"] if w["category"] == "event"]
+    assert [w["event_date"] for w in events] == ["2026-11-28"], events

@@ -353,14 +353,23 @@ def _excerpt(text: str, limit: int = 80) -> str:
 
 
 def _dedupe(cands: list[Candidate]) -> list[Candidate]:
-    """One candidate per topic (or per content): explicit beats stated beats inferred, rules beat the model."""
+    """One candidate per topic (or per content): explicit beats stated beats inferred, rules beat the model. Two
+    events on the same day quoting the same words are one event ("my driving test is on the 28th": two date rules
+    matched it), the one the decision model is surer of kept."""
     best: dict[str, Candidate] = {}
     for c in cands:
         key = c.topic or c.content.casefold()
         old = best.get(key)
         if old is None or _rank(c) > _rank(old):
             best[key] = c
-    return list(best.values())
+    kept = list(best.values())
+    twins = [(a, b) for a in kept for b in kept if a is not b and _same_event(a, b)]
+    return [c for c in kept if not any(c is a and (b.keep or 0.0, _rank(b)) > (a.keep or 0.0, _rank(a)) for a, b in twins)]
+
+
+def _same_event(a: Candidate, b: Candidate) -> bool:
+    return (a.category == b.category == "event" and a.event_date is not None and a.event_date == b.event_date
+            and bool(a.quote) and bool(b.quote) and (a.quote in b.quote or b.quote in a.quote))
 
 
 def _rank(c: Candidate) -> tuple:
