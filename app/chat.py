@@ -383,10 +383,14 @@ def _words(text: str) -> str:
 
 def _within(chosen: list[Memory], held: frozenset[str], budget: int, count: Callable[[str], int]) -> list[Memory]:
     """The chosen memories the prefix and earlier notes do not hold, most important first, within a small budget
-    (each costs its note line; two with the same words are one line)."""
+    (each costs its note line; two with the same words are one line, said in the words of the one stored first — in
+    the same second, the first in text order — so the line never depends on how retrieval broke their tie)."""
+    first: dict[str, Memory] = {}
+    for m in sorted(chosen, key=lambda m: (m.created_at or "", m.content, m.id)):
+        first.setdefault(_words(m.content), m)
     out: list[Memory] = []
     said: set[str] = set()
-    for m in chosen:
+    for m in (first[_words(m.content)] for m in chosen):
         cost = count(note_line(m)) + 1
         if m.id in held or _words(m.content) in said or cost > budget or len(out) >= _TAIL_MAX:
             continue
