@@ -50,10 +50,16 @@ def test_evaluating_ahead_stops_when_asked_keeps_what_it_did_and_the_next_reply_
     messages = [{"role": "system", "content": "You are a kind companion. " * 150},
                 {"role": "user", "content": "Hi!"}]
     assert engine.evaluate_ahead(messages, should_stop=lambda: True) is None  # asked to stop before it began
-    polls = iter(range(1_000_000))
-    assert engine.evaluate_ahead(messages, should_stop=lambda: next(polls) >= 1) is None  # stopped after ~20 ms
-    done = engine.evaluate_ahead(messages)
-    assert done is not None and 0 < done.reused and done.evaluated > 0, done  # went on from where it stopped
+    done = None
+    for waits in (1, 2, 4, 8, 16, 32):  # stopped after ~20 ms, then longer: a loaded machine may not begin in 20 ms
+        # a system text never evaluated before: only the template's opening (a few tokens) is shared with the last
+        messages[0]["content"] = f"{waits} " + "You are a kind companion. " * 150
+        polls = iter(range(1_000_000))
+        assert engine.evaluate_ahead(messages, should_stop=lambda: next(polls) >= waits) is None
+        done = engine.evaluate_ahead(messages)
+        if done is not None and done.reused > 16:
+            break
+    assert done is not None and 16 < done.reused and done.evaluated > 0, done  # went on from where it stopped
     assert engine.evaluate_ahead(messages) == type(done)(done.reused + done.evaluated, 0)  # nothing left to do
     reply = "".join(engine.stream(messages, max_tokens=4, temperature=0.0))
     assert reply and engine.last_prompt.evaluated <= 1
