@@ -30,7 +30,7 @@ def test_a_paused_draft_with_its_note_is_evaluated_ahead_so_enter_evaluates_one_
     turn = chat.run(first.session_id, text)
     p = companion.chat_model().last_prompt
     assert "cello" in turn.messages[-2]["content"]  # the note the draft brought, in the prompt that was evaluated
-    assert p.evaluated <= 1 and p.reused > 100, p  # the prompt's last token is replayed for fresh logits
+    assert p.evaluated == 0 and p.reused > 100, p  # the first token sampled from the logits the ahead left
     assert cello.id in turn.assistant_message.memories_used
 
 
@@ -62,7 +62,7 @@ def test_evaluating_ahead_stops_when_asked_keeps_what_it_did_and_the_next_reply_
     assert done is not None and 16 < done.reused and done.evaluated > 0, done  # went on from where it stopped
     assert engine.evaluate_ahead(messages) == type(done)(done.reused + done.evaluated, 0)  # nothing left to do
     reply = "".join(engine.stream(messages, max_tokens=4, temperature=0.0))
-    assert reply and engine.last_prompt.evaluated <= 1
+    assert reply and engine.last_prompt.evaluated == 0
 
 
 
@@ -82,3 +82,19 @@ def test_between_turns_the_terminal_has_the_conversation_so_far_evaluated_so_ent
     note = "" if turn.messages[-2]["role"] != "system" else turn.messages[-2]["content"]
     assert p.evaluated <= companion.chat_model().count_tokens(text) + companion.chat_model().count_tokens(note) + 16, p
     assert chat.evaluate_conversation(first.session_id, should_stop=lambda: True) is None  # asked to stop: nothing
+
+
+def test_a_reply_after_evaluating_ahead_is_the_reply_it_would_have_been():
+    """The prompt evaluated whole ahead: the reply evaluates nothing and samples from the logits left, to the same
+    greedy words as a reply evaluated from scratch."""
+    from models.chat import ChatModel
+    from models.resolve import resolve_chat_model
+
+    messages = [{"role": "user", "content": "What should I cook for dinner tonight? Something warm, please."}]
+    with ChatModel(resolve_chat_model(None).path, n_ctx=512) as model:
+        cold = "".join(model.stream(messages, max_tokens=12, temperature=0.0))
+        model._llm.reset()
+        ahead = model.evaluate_ahead(messages)
+        warm = "".join(model.stream(messages, max_tokens=12, temperature=0.0))
+        assert ahead.evaluated > 0 and model.last_prompt.evaluated == 0, model.last_prompt
+        assert warm == cold and warm
