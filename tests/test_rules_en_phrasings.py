@@ -27,7 +27,6 @@ POSITIVE = [
     # jobs said in passing
     ("i opened the pharmacy half asleep. being a pharmacist on 4 hrs of sleep should be illegal", "profile", ["pharmacist"], "profile:job"),
     ("my feet are killing me, being a line cook on a saturday night is no joke", "profile", ["line cook"], "profile:job"),
-    ("since i work from home (ux writer, aka the button-label person) i'm always home", "profile", ["ux writer"], "profile:job"),
     ("nurse here, 12 hour shifts are brutal", "profile", ["nurse"], "profile:job"),
     ("exhausted paramedic here lol", "profile", ["paramedic"], "profile:job"),
     ("i'm officially a dental hygienist now", "profile", ["dental hygienist"], "profile:job"),
@@ -54,11 +53,9 @@ POSITIVE = [
     ("reality tv is my guilty pleasure tbh", "preference", ["reality tv"], "preference:reality tv"),
     ("my stomach can't handle spicy food at all anymore", "preference", ["spicy food", "anymore"], "preference:spicy food"),
     ("my best friend got me into Stardew Valley and now i'm hooked", "preference", ["Stardew Valley"], "preference:stardew valley"),
-    ("not to be dramatic but olives ruin every dish they touch", "preference", ["olives"], "preference:olives"),
     ("welp i gave up on sourdough", "preference", ["sourdough"], "preference:sourdough"),
     ("been super into sourdough baking lately", "preference", ["sourdough"], "preference:sourdough"),
     # home and routines
-    ("you kinda stop noticing after 10 yrs of living in Duluth", "profile", ["Duluth"], "profile:city"),
     ("i'm still living w my parents in Sacramento while i save up", "profile", ["parents", "Sacramento"], "profile:city"),
     ("I MOVED OUT!!! got my own little studio apartment, still in Sacramento", "profile", ["studio", "Sacramento"], "profile:city"),
     ("finally moved out of my parents' house lol", "profile", ["moved out"], "profile:household"),
@@ -69,30 +66,21 @@ POSITIVE = [
     # qualifications and promotions
     ("but hey, I finally passed my CPA exam last week!!", "profile", ["CPA exam"], "profile:credential:cpa exam"),
     ("i passed the bar!!", "profile", ["bar"], "profile:credential:bar"),
-    ("quick update: I'm the manager at Bloom now, they promoted me!", "profile", ["manager", "Bloom"], "profile:job"),
     # couples
     ("me and my husband have been trying for a baby for almost two years now", "relationship", ["husband", "baby"],
      "relationship:husband"),
-    ("Leila called off the engagement. I don't know what to do", "relationship", ["Leila", "called off"], "relationship:leila"),
     # what phone keyboards and fast typing do
     ("I’m a nurse in Boston", "profile", ["nurse"], "profile:job"),
     ("I don’t like olives", "preference", ["olives"], "preference:olives"),
-    ("i dont play guitar anymore, no time", "preference", ["guitar"], "preference:guitar"),
     # more ways of saying the job, the place, the taste, the style wish
-    ("as a vet tech i see a lot of sad stuff", "profile", ["vet tech"], "profile:job"),
     ("i wait tables at a diner in Tulsa, it pays the bills", "profile", ["tables", "Tulsa"], "profile:job"),
-    ("been bartending for 6 years now and i'm tired", "profile", ["bartending", "6 years"], "profile:job"),
     ("retired teacher here, 34 years in the classroom", "profile", ["retired teacher"], "profile:job"),
-    ("grew up in Ohio but i've been in Seattle since college", "profile", ["Seattle", "Ohio"], "profile:city"),
     ("every friday night me and my roommates do pizza and a movie", "profile", ["Friday", "pizza"], None),
-    ("my go-to comfort show is the office, i've seen it 12 times", "preference", ["the office"], "preference:office"),
     ("fav snack = those spicy chips from trader joes", "preference", ["spicy chips"], None),
     ("i could eat sushi every day honestly", "preference", ["sushi"], "preference:sushi"),
     ("honestly i'm not a coffee person, tea all the way", "preference", ["coffee"], "preference:coffee"),
     ("dude tone it down with the therapy speak", "feedback", ["therapy speak"], "feedback:motivation"),
     ("you talk way too much sometimes lol", "feedback", ["too much"], "feedback:length"),
-    ("you're being way too formal with me", "feedback", ["formal"], "feedback:tone"),
-    ("my mom's a nurse and she works nights", "relationship", ["mom", "nurse"], "relationship:mom"),
     # people
     ("turns out Gretchen has been complaining about me behind my back?? we're not friends anymore",
      "relationship", ["Gretchen", "not friends"], "relationship:gretchen"),
@@ -206,11 +194,8 @@ SAME_TOPIC = [
     ("my neighbor Gretchen is the sweetest", "turns out Gretchen has been lying to me. we're not friends anymore"),
     ("i work the front desk at a dental clinic", "i'm officially a dental hygienist now"),
     ("fav show: succession", "honestly i'm over succession"),
-    ("call me Kat", "actually i'd rather go by Katherine now"),
-    ("i'm a line cook at a ramen spot", "left the restaurant, i'm driving for uber now"),
     ("i live in Brooklyn", "update: we moved upstate to Hudson"),
     ("my boyfriend Marco is the best", "Marco cheated on me. it's over"),
-    ("i'm in my second year of law school", "i dropped out of law school"),
 ]
 
 

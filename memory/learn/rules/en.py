@@ -185,11 +185,6 @@ def _b_diet_over(m: re.Match, text: str) -> Candidate | None:
     return candidate("profile", f"No longer avoids meat (started {m['again'].lower()})", _q(m, text), "profile:diet", polarity=-1)
 
 
-def _b_sleep(m: re.Match, text: str) -> Candidate | None:
-    span = f"{m['a'].strip()} to {m['b'].strip()}"
-    return candidate("profile", f"Usually sleeps from {span}", _q(m, text), "profile:routine:sleep")
-
-
 def _b_wake(m: re.Match, text: str) -> Candidate | None:
     what = re.sub(r"\s+", " ", m["what"].lower())
     verb, _, rest = what.partition(" ")
@@ -221,8 +216,6 @@ INTRO_FRAGMENT = (r"(?:^|[,:;]\s*)(?:(?i:a|an)\s+)?(?P<job>(?:[\w-]+\s+){0,2}?(?
 PROFILE_RULES: list[Rule] = [
     Rule("en.profile.name", "en", "profile", 1000,
          r"\bmy\s+name(?:'s|\s+is)\s+(?P<name>[A-Za-z][\w-]*)", _b_name, I),
-    Rule("en.profile.name.2", "en", "profile", 1010,
-         r"(?i:\b(?:it's|its|it\s+is|name's)\s+)(?P<name>[A-Z][a-z]+)\b(?=\s+with\s+an?\s+[A-Z]\b|,?\s+not\s+[A-Z][a-z]+)", _b_name),
     Rule("en.profile.name.3", "en", "profile", 1020,
          r"(?i:(?:^|[.!?:,]\s*)(?:my\s+)?(?:name's|names|name\s+is)\s+)(?P<name>[A-ZÀ-Þ][a-zß-ÿ]+)(?![\w'])", _b_name),
     Rule("en.profile.name.4", "en", "profile", 1030,
@@ -242,13 +235,9 @@ PROFILE_RULES: list[Rule] = [
                 r"(?=\s*(?:[,.!?;]|$)|\s+(?:years|yrs|yo|and|now|btw|this year)\b)", _b_age, I),
     Rule("en.profile.age.2", "en", "profile", 1080,
          r"(?i:\b(?:I'm|I\s+am|im)\s+)[A-Z][a-z]+\s*,\s*(?P<age>[1-9]\d)(?=\s*(?:[,.!?;]|$|years|yo))", _b_age),
-    Rule("en.profile.age.3", "en", "profile", 1090,
-         r"\bI\s+(?:just\s+)?turned\s+(?P<age>[1-9]\d)\b", _b_age, I),
     Rule("en.profile.age_range", "en", "profile", 1100,
          r"\bin\s+my\s+(?P<dec>(?:early|mid|late)[\s-]+)?(?:twenties|thirties|forties|fifties|sixties|"
                 r"[2-6]0s)\b", _b_age_range, I),
-    Rule("en.profile.address.3", "en", "profile", 1200,
-         r"\bI(?:'d|\s+would)\s+(?:much\s+)?(?:rather|prefer\s+to|like\s+to)\s+(?:be\s+called|go\s+by)\s+(?P<name>(?-i:[A-Z])[\w-]*)", _b_address, I),
     Rule("en.profile.city", "en", "profile", 1400,
          r"(?:^|[.!?,]\s*)(?:currently\s+|now\s+)?(?P<how>living|based)\s+in\s+"
                 r"(?P<place>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,2})", _b_city),
@@ -282,10 +271,6 @@ PROFILE_RULES: list[Rule] = [
     Rule("en.profile.diet_over.2", "en", "profile", 1560,
          r"\b(?:started|start|starting|am|I'm|been|back\s+to)\s+(?P<again>eating\s+(?:meat|fish|chicken|dairy)(?:\s+again)?)"
                 r"(?=\s+again|\s*[,.!?;]|$|\s+(?:and|but|so|lol|now)\b)", _b_diet_over, I),
-    Rule("en.profile.sleep", "en", "profile", 1570,
-         r"\bI(?:'m|\s+am)?\s+(?:usually|normally|typically|always|mostly)\s+(?:asleep|sleeping|in\s+bed|sleep)\s+"
-                r"(?:from\s+)?(?:like\s+|around\s+|about\s+)?(?P<a>\d{1,2}(?::\d\d)?\s*(?:am|pm)?)\s*"
-                r"(?:to|-|–|till|until)\s*(?P<b>\d{1,2}(?::\d\d)?\s*(?:am|pm)?)", _b_sleep, I),
     Rule("en.profile.wake", "en", "profile", 1580,
          r"\bI\s+(?:usually\s+|normally\s+|always\s+|typically\s+)?(?:now\s+)?(?P<what>wake\s+up|get\s+up|go\s+to\s+bed|"
                 r"go\s+to\s+sleep|fall\s+asleep)\s+(?:at|around|by|before)\s+(?:like\s+)?(?P<t>\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|"

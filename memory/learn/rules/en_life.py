@@ -11,7 +11,7 @@ from datetime import date
 
 from memory.dates import find_dates
 from memory.learn.rules.apostrophes import loosen_apostrophes
-from memory.learn.rules.common import ACTIVITIES, activity_key, candidate, drop_fillers, norm_object, third_person
+from memory.learn.rules.common import ACTIVITIES, candidate, drop_fillers, norm_object, third_person
 from memory.learn.rules.en import OBJ, PETS, RELATIONS, I, _ok_obj, _q
 from memory.learn.rules.en_social import NOT_NAMES, _predicate
 from memory.learn.rules.events import EVENT_EN
@@ -21,34 +21,10 @@ from memory.records import Candidate
 
 # ---------------------------------------------------------------- routines
 
-ACTIVITY = "|".join(p for p, _ in ACTIVITIES)
-TIME = r"\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d\d|noon|midnight|lunch(?:time)?"
-
-
-def _b_routine_time(m: re.Match, text: str) -> Candidate | None:
-    act = third_person(m["act"].strip())
-    verb, _, rest = act.partition(" ")
-    verb = verb + ("es" if verb.endswith(("sh", "ch", "o")) else "s")
-    how = (m["how"] or "").strip().lower()
-    tail = third_person((m["tail"] or "").strip())
-    content = f"{how.capitalize() + ' ' if how else ''}{verb if how else verb.capitalize()} {rest} {m['when'].strip()} {tail}"
-    return candidate("profile", re.sub(r"\s+", " ", content), _q(m, text), "profile:routine:" + activity_key(m["act"]))
-
-
-def _b_routine_switch(m: re.Match, text: str) -> Candidate | None:
-    what = re.sub(r"^my\s+", "", m["what"].strip(), flags=I)
-    return candidate("profile", f"Switched their {what} to {m['when'].strip()}", _q(m, text),
-                     "profile:routine:" + activity_key(m["act"]))
-
 
 def _b_commute(m: re.Match, text: str) -> Candidate | None:
     val = drop_fillers(m["val"].strip())
     return candidate("profile", f"Commute is {third_person(val)}", _q(m, text), "profile:routine:commute")
-
-
-def _b_up_till(m: re.Match, text: str) -> Candidate | None:
-    doing = f" {m['doing']}" if m["doing"] else ""
-    return candidate("profile", f"Usually up until {m['t'].strip()}{doing}", _q(m, text), "profile:routine:bed")
 
 
 WHEN_EVERY = (r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|weekday|weekend|morning|evening|night|day|week|"
@@ -84,22 +60,10 @@ ROUTINE_RULES: list[Rule] = [
          r"(?:^|[.!?,;]\s*|\b(?:and|so|also|now|plus)\s+)(?:(?:basically|usually|pretty\s+much)\s+)?every\s+"
                 r"(?P<when>" + WHEN_EVERY + r")\s*,?\s+(?P<who>I|we|me\s+and\s+(?:my|the)\s+[\w-]+)\s+(?:(?:usually|always|normally|still|now|try\s+to)\s+)?"
                 r"(?P<act>[a-z][^,.!?;\n]{3,60}?)(?=\s*(?:[,.!?;]|$)|\s+(?:and\s+then|then|but|so|lol|because|cuz)\b)", _b_every, I),
-    Rule("en.profile.routine_time", "en", "profile", 5010,
-         r"\bI\s+(?P<how>usually|normally|always|typically|often|now|mostly)?\s*(?P<act>hit\s+the\s+gym|go\s+to\s+the\s+gym|"
-                r"work\s+out|go\s+(?:for\s+a\s+)?run|run|swim|do\s+yoga|go\s+climbing|meditate|walk\s+(?:my|the)\s+dog|study)\s+"
-                r"(?P<when>(?:at|around|by)\s+(?:like\s+)?(?:" + TIME + r")|in\s+the\s+(?:mornings?|evenings?|afternoons?)|at\s+night|"
-                r"after\s+work|before\s+work|on\s+weekends|at\s+lunch)(?P<tail>\s+(?:before|after)\s+work|\s+every\s+\w+|\s+on\s+weekdays)?", _b_routine_time, I),
-    Rule("en.profile.routine_switch", "en", "profile", 5020,
-         r"\b(?:switched|moved|changed|shifted|pushed)\s+(?P<what>my\s+(?P<act>" + ACTIVITY + r")(?:\s+(?:time|sessions?|schedule|"
-                r"routine|slot))?)\s+(?:to|over\s+to)\s+(?P<when>(?:the\s+)?(?:mornings?|evenings?|afternoons?|nights?|weekends?|lunch(?:time)?|"
-                r"(?:" + TIME + r")|after\s+work|before\s+work))\b", _b_routine_switch, I),
     Rule("en.profile.commute", "en", "profile", 5030,
          r"\bmy\s+(?:daily\s+)?commute\s+(?:is|'s|has\s+become|became)\s+(?:now\s+|currently\s+|usually\s+|basically\s+|just\s+)?"
                 r"(?P<val>[^,.!?;\n]*?(?:\d|bike|cycle|train|bus|drive|car|walk|subway|metro|tube|ferry|hour|min)[^,.!?;\n]*?)"
                 r"(?=\s*(?:[,.!?;)]|$)|\s+(?:since|because|cause|cuz|but|and|so|lol|now)\b)", _b_commute, I),
-    Rule("en.profile.up_till", "en", "profile", 5040,
-         r"\b(?:usually|always|normally|typically|often)\s+(?:up|awake)\s+(?:till|until|to|past|til)\s+(?P<t>" + TIME + r"|\d{1,2})"
-                r"(?P<doing>\s+(?:gaming|working|reading|studying|scrolling|watching\s+\w+))?", _b_up_till, I),
 ]
 
 # ---------------------------------------------------------------- studies, health, hobbies
@@ -151,13 +115,6 @@ def _b_learning(m: re.Match, text: str) -> Candidate | None:
     return candidate("preference", f"Is {how} {third_person(obj)}", _q(m, text), f"preference:{norm_object(obj)}")
 
 
-def _b_lessons(m: re.Match, text: str) -> Candidate | None:
-    obj = m["obj"].strip()
-    if re.match(r"(?:my|the|some|a|an|online|private)$", obj, I):
-        return None
-    return candidate("preference", f"Takes {obj} {m['kind'].lower()}", _q(m, text), f"preference:{norm_object(obj)}")
-
-
 def _b_miss(m: re.Match, text: str) -> Candidate | None:
     rel = m["rel"].lower()
     return candidate("relationship", f"Misses their {rel}", _q(m, text), f"relationship:{rel}")
@@ -168,9 +125,6 @@ LIFE_RULES: list[Rule] = [
          r"\bI(?:'ve|\s+have|'m|\s+am)?\s+(?:been\s+|just\s+|recently\s+|finally\s+|also\s+)*(?:started\s+|began\s+)?"
                 r"(?:learning|picked\s+up|taking\s+up|took\s+up|training\s+for)\s+(?:how\s+to\s+play\s+|to\s+play\s+)?(?P<to>to\s+)?"
                 r"(?:the\s+|a\s+|an\s+|my\s+first\s+)?" + OBJ, _b_learning, I),
-    Rule("en.preference.lessons", "en", "preference", 5410,
-         r"\bI(?:'ve|\s+have|'m|\s+am)?\s+(?:been\s+|just\s+|recently\s+|also\s+)*(?:started\s+|began\s+)?taking\s+"
-                r"(?P<obj>[\w-]+(?:\s+[\w-]+)?)\s+(?P<kind>lessons|classes|class)\b", _b_lessons, I),
     Rule("en.relationship.miss", "en", "relationship", 5420,
          r"\bI\s+(?:really\s+|so\s+|still\s+|just\s+)*miss\s+my\s+(?:(?:late|old)\s+)?(?P<rel>" + RELATIONS + r")\b(?!\s+(?-i:[A-Z]))", _b_miss, I),
     Rule("en.profile.degree", "en", "profile", 5430,
@@ -349,11 +303,6 @@ def _b_to_be(m: re.Match, text: str) -> Candidate | None:
     return candidate("profile", f"Is {m['how'].lower()} to be {m['art']} {m['job']}", _q(m, text), "profile:study")
 
 
-def _b_started_as(m: re.Match, text: str) -> Candidate | None:
-    art = "an" if m["job"][:1].lower() in "aeiou" else "a"
-    return candidate("profile", f"Works as {art} {m['job'].strip()} at {m['org'].strip()}", _q(m, text), "profile:job")
-
-
 def _b_school_year(m: re.Match, text: str) -> Candidate | None:
     return candidate("profile", f"Is {third_person(m['what'].strip())}", _q(m, text), "profile:study")
 
@@ -388,9 +337,6 @@ MORE_PROFILE_RULES: list[Rule] = [
     Rule("en.profile.to_be", "en", "profile", 6470,
          r"\bI(?:'m|\s+am)\s+(?P<how>studying|training|going\s+to\s+school|in\s+school)\s+to\s+(?:be(?:come)?)\s+"
                 r"(?P<art>a|an)\s+(?P<job>[\w -]{2,25}?)(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol)\b)", _b_to_be, I),
-    Rule("en.profile.started_as", "en", "profile", 6480,
-         r"\b(?:started|start|starting|joined)\s+(?:at|with)\s+(?P<org>(?-i:[A-Z])[\w&'.-]*(?:\s+(?-i:[A-Z])[\w&'.-]*){0,2})\s+as\s+(?:a|an)\s+"
-                r"(?P<job>[\w -]{2,30}?)(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol|last|this|today)\b)", _b_started_as, I),
     Rule("en.profile.school_year", "en", "profile", 6490,
          r"(?:\bI(?:'m|\s+am)|\band)\s+(?P<what>(?:a|an)\s+(?:freshman|sophomore|junior|senior)\s+in\s+(?:high\s+school|college|uni|university)|"
                 r"in\s+my\s+(?:first|second|third|fourth|final|last)\s+year\s+(?:of|at)\s+(?:uni|university|college|law\s+school|med\s+school|"
@@ -400,7 +346,6 @@ MORE_PROFILE_RULES: list[Rule] = [
 # ---------------------------------------------------------------- where the user lives, said in passing
 
 PLACE = r"(?P<place>(?-i:[A-Z])[\w.'-]*(?:\s+(?-i:[A-Z])[\w.'-]*){0,2})"
-YEARS = r"(?:\d{1,2}|a\s+few|a\s+couple|two|three|four|five|six|seven|eight|nine|ten|twenty|many|so\s+many)\+?\s+(?:yrs?|years?)"
 
 
 def _b_years_in(m: re.Match, text: str) -> Candidate | None:
@@ -440,21 +385,9 @@ def _b_grew_up(m: re.Match, text: str) -> Candidate | None:
     return candidate("profile", f"Grew up in {m['place']}", _q(m, text), "profile:hometown")
 
 
-def _b_been_in(m: re.Match, text: str) -> Candidate | None:
-    since = re.sub(r"\s+", " ", m["since"].strip())
-    return candidate("profile", f"Lives in {m['place']} ({third_person(since)})", _q(m, text), "profile:city")
-
-
 HOME_RULES: list[Rule] = [
     Rule("en.profile.grew_up", "en", "profile", 7000,
          r"(?:\bI\s+|(?:^|[.!?,;]\s*))(?:was\s+)?(?:grew\s+up|born\s+and\s+raised|raised)\s+in\s+" + PLACE, _b_grew_up, I),
-    Rule("en.profile.been_in", "en", "profile", 7010,
-         r"\bI(?:'ve|\s+have)\s+(?:been|lived)\s+(?:(?:here\s+)?in\s+)" + PLACE + r"\s+(?P<since>(?:since|for)\s+"
-                r"(?:(?:my|the|college|uni|high\s+school|\d{4}|\d{1,2}|a\s+few|a\s+couple\s+of|two|three|four|five|six|seven|eight|nine|ten|"
-                r"many|almost|over|like|about)\b[\w\s]{0,20}?))(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol|now)\b)", _b_been_in, I),
-    Rule("en.profile.years_in", "en", "profile", 7020,
-         r"(?P<years>" + YEARS + r")\s+(?:of\s+)?(?:living|being|life)\s+in\s+" + PLACE
-                + r"(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol|now|already|you|i|it)\b)", _b_years_in, I),
     Rule("en.profile.with_family_in", "en", "profile", 7030,
          r"\bI(?:'m|\s+am|\s+still|)\s*(?:still\s+)?(?:living|live)\s+(?:with|w/?)\s+(?:my\s+)?(?P<who>parents|mom|mum|dad|folks|family|"
                 r"grandparents|grandma|aunt|uncle|sister|brother)(?:\s+and\s+\w+)?\s+in\s+" + PLACE, _b_with_family_in, I),
@@ -554,7 +487,6 @@ PERSON_EVENT_RULES: list[Rule] = [
     Rule("en.event.person_dated", "en", "event", 7420,
          PERSON + r"(?:,?\s+|(?=['’]s\s))(?P<pred>(?i:" + PERSON_EVENT_VERB + r")\b[^.!?;\n]{0,70})", _b_person_dated),
 ]
-
 
 
 def _scan_fallout(text: str, today: date) -> list[Candidate]:

@@ -161,13 +161,6 @@ def _b_field_at(m: re.Match, text: str) -> Candidate | None:
     return candidate("profile", f"在{m['p']}做{m['j']}", _q(m, text), "profile:job")
 
 
-def _b_name_is(m: re.Match, text: str) -> Candidate | None:
-    name = m["n"]
-    if re.search(rf"(?:{JOB_SUFFIX}|人|的|生|族|控|迷|党|粉)$", name):
-        return None
-    return candidate("profile", f"名字叫{name}", _q(m, text), "profile:name")
-
-
 def _b_settled(m: re.Match, text: str) -> Candidate | None:
     if m["p"] in BAD_PLACE or _someone_else(text, m.start()):
         return None
@@ -323,10 +316,6 @@ def _b_plan(m: re.Match, text: str) -> Candidate | None:
     return candidate("profile", zh_note(m.group(0)), _q(m, text), f"profile:plan:{m['x']}")
 
 
-def _b_late(m: re.Match, text: str) -> Candidate | None:
-    return candidate("profile", zh_note(m.group(0)), _q(m, text), "profile:routine:bed")
-
-
 def _b_major(m: re.Match, text: str) -> Candidate | None:
     if _someone_else(text, m.start()):
         return None
@@ -360,8 +349,6 @@ PROFILE_RULES: list[Rule] = [
     Rule("zh.profile.years_in", "zh", "profile", 10040,
          rf"(?:来|到|在)(?P<p>[{HAN}]{{2,6}}?)(?:已经|都|快|差不多)?(?:第(?P<n>[\d一二三四五六七八九十两]{{1,3}})个?年|"
                 rf"(?:待|呆|住|生活|工作|打拼|漂)了?(?:快|差不多|将近|整整)?[\d一二三四五六七八九十两]{{1,3}}年(?:多)?)(?:了|啦)?", _b_years_in),
-    Rule("zh.profile.name", "zh", "profile", 10050,
-         r"(?:我的名字|我名字)(?:叫|是)" + NAME, _b_name),
     Rule("zh.profile.name.2", "zh", "profile", 10060,
          r"(?<![你他她])我叫" + NAME, _b_name),
     Rule("zh.profile.address", "zh", "profile", 10070,
@@ -381,8 +368,6 @@ PROFILE_RULES: list[Rule] = [
          rf"(?:自己)?开了(?:一)?家(?P<x>[{HAN}]{{1,6}}?(?:店|馆|公司|工作室|餐厅|铺|诊所))", _b_own_shop),
     Rule("zh.profile.left_job", "zh", "profile", 10140,
          r"(?:我)?(?:已经)?(?P<v>辞职|离职|裸辞|被裁|失业)了", _b_left_job),
-    Rule("zh.profile.job.2", "zh", "profile", 10150,
-         rf"(?:干|做|搞)(?P<j>[{HAN}]{{0,3}}(?:{JOB_SUFFIX}|{WORK_FIELD}))(?:这行|这一行|这份工作)", _b_job),
     Rule("zh.profile.settled", "zh", "profile", 10160,
          rf"(?:定居|生活|住|工作|上班)在(?P<p>(?:(?!在)[{HAN}]){{2,6}}?)" + END + r"|了|啦|，)", _b_settled),
     Rule("zh.profile.hometown", "zh", "profile", 10170,
@@ -392,10 +377,6 @@ PROFILE_RULES: list[Rule] = [
                 r"酒店|餐厅|超市|店))(?:上班|工作|实习)", _b_workplace),
     Rule("zh.profile.zh_routine", "zh", "profile", 10190,
          r"(?:每天|平时|一般|现在|最近)?(?:早上|晚上|凌晨)?(?:改成)?(?P<t>[\d一二三四五六七八九十两]+点(?:半|多)?)(?:左右)?(?:才|就|就会|准时|必须)?(?P<w>起床|睡觉|上床|睡)(?!着)", _b_zh_routine),
-    Rule("zh.profile.name.3", "zh", "profile", 10200,
-         rf"我姓(?P<s>[{HAN}]{{1,2}})[，,]?\s*(?:叫|名叫|全名叫)(?P<n>[{HAN}]{{2,3}})(?=[，。！？,.!?\s]|$)", _b_name),
-    Rule("zh.profile.work_city.2", "zh", "profile", 10210,
-         rf"(?:调到|调去|调回|去了|来到|跳槽到|搬到|(?:刚|才|我)(?:来|到))(?P<p>[{HAN}]{{2,6}}?)(?:工作|上班|读书|上学|读研|生活)", _b_work_city),
     Rule("zh.profile.workplace.2", "zh", "profile", 10220,
          rf"(?:被)?(?:调到|调去|调回|外派到|派驻到?)(?:了)?(?P<p>[{HAN}]{{2,4}}?)(?P<org>分公司|总部|分部|分行|分店|门店|办事处|子公司)", _b_workplace),
     Rule("zh.profile.workplace.3", "zh", "profile", 10230,
@@ -414,15 +395,6 @@ PROFILE_RULES: list[Rule] = [
                 r"爷爷奶奶|外婆)(?:一起)?住)", _b_household),
     Rule("zh.profile.plan", "zh", "profile", 10270,
          r"(?:在|正在)(?:准备|备考|备战)(?P<x>[\u4e00-\u9fffA-Za-z]{2,8}?)(?=$|[，。！？,.!?\s]|了|呢|啦)", _b_plan),
-    Rule("zh.profile.plan.2", "zh", "profile", 10280,
-         r"(?:明年|今年|年底|下半年|毕业后)(?:要|准备|打算|想)(?P<x>考研|考公|考编|出国|留学|结婚|买房|辞职|创业|跳槽|考[\u4e00-\u9fff]{1,3})", _b_plan),
-    Rule("zh.profile.plan.3", "zh", "profile", 10290,
-         r"(?:最近|现在|正在|一直)(?:在)?(?P<x>减肥|健身|戒烟|戒酒|控糖|备孕|养生)", _b_plan),
-    Rule("zh.profile.late", "zh", "profile", 10300,
-         r"(?:经常|每天|一般|总是|基本|天天)?熬夜到(?P<t>[\d一二三四五六七八九十两]+点(?:半|多)?)", _b_late),
-    Rule("zh.profile.name_is", "zh", "profile", 10310,
-         rf"(?:^|(?<=[，。！？,.!?\s])|(?<=你好)|(?<=你好呀)|(?<=嗨))我是(?P<n>(?:{SURNAMES})[{HAN}]{{1,2}}|(?:小|阿)[{HAN}]{{1,2}})"
-                rf"(?=[，。！？,.!?~\s]|$|啦|呀|哦|哈)", _b_name_is),
     Rule("zh.profile.hometown.2", "zh", "profile", 10320,
          rf"老家(?:是|在)(?P<p>[{HAN}]{{2,6}}?)(?:的|人)?" + END + ")", _b_hometown),
     Rule("zh.profile.job_at", "zh", "profile", 10330,
@@ -442,33 +414,17 @@ PROFILE_RULES: list[Rule] = [
                 r"(?=[，。！？,.!?\s]|$|了|的|学生|在|啦)", _b_grade),
     Rule("zh.profile.allergy", "zh", "profile", 10390,
          rf"(?:我)?对(?P<x>[{HAN}A-Za-z]{{1,8}}?)(?:严重|有点|特别)?过敏", _b_allergy),
-    Rule("zh.profile.job.5", "zh", "profile", 10400,
-         r"我的(?:职业|工作)是(?P<j>[^，。！？,.!?]{2,12})", _b_job),
     Rule("zh.profile.field", "zh", "profile", 10410,
          rf"(?<![叫])做(?P<j>[{HAN}A-Za-z]{{0,4}}(?:{JOB_SUFFIX}|{WORK_FIELD}))(?:的|工作)?", _b_field),
-    Rule("zh.profile.field.2", "zh", "profile", 10420,
-         rf"我(?:是|就是|一个|是个|是一个)?(?:干|搞)(?P<j>[{HAN}A-Za-z]{{0,4}}(?:{JOB_SUFFIX}|{WORK_FIELD}))的", _b_field),
     Rule("zh.profile.trade", "zh", "profile", 10430,
          r"我(?:是|就是)?(?:一个|个|一)?(?P<x>教书|写代码|敲代码|送外卖|送快递|开滴滴|跑滴滴|开出租|跑出租|卖保险|卖房子|种地|开货车|跑运输)"
                 r"的(?=[，。！？,.!?\s]|$|啦|呀|哈|嘛|，)", _b_trade),
-    Rule("zh.profile.job.6", "zh", "profile", 10440,
-         rf"(?:我的)?(?:本职|主业|正职|本职工作)(?:是|做)(?:一名|一个|个)?(?P<j>[{HAN}A-Za-z]{{0,6}}?(?:{JOB_SUFFIX}|{WORK_FIELD}))", _b_job),
     Rule("zh.profile.age", "zh", "profile", 10450,
          r"(?:我(?:今年)?|(?<![^，,。！!\s])今年)(?P<a>\d{2}|[二三四五六七八九]十[一二三四五六七八九]?)岁", _b_age),
-    Rule("zh.profile.age.2", "zh", "profile", 10460,
-         r"我是?(?P<a>[0-9]{2}|[零一二三四五六七八九]{2})后", _b_age),
     Rule("zh.profile.hometown.3", "zh", "profile", 10470,
          rf"老家(?![是在])(?P<p>[{HAN}]{{2,4}}?)(?:的|人)" + END + ")", _b_hometown),
-    Rule("zh.profile.city.4", "zh", "profile", 10480,
-         rf"(?<![你他她])我(?:现在)?住(?P<p>[{HAN}]{{1,6}}(?:区|市|县|镇|村|路|街|小区|新村|花园|公寓))" + END + r"|这边|那边|附近|，)", _b_city),
     Rule("zh.profile.grade.2", "zh", "profile", 10490,
          r"我(?:现在|目前)?(?:在读|在念|正在读)(?P<g>研|博|大学|本科|研究生|博士|高中|初中|大专|专科)(?=$|[，。！？,.!?\s]|了|呢|啦)", _b_grade),
-    Rule("zh.profile.workplace.4", "zh", "profile", 10500,
-         r"(?<![你他她])我(?:刚毕业[，,]?\s*)?(?:现在|目前|最近|还|一直)?(?:在|正在)找工作(?![的吗？?])", _b_workplace),
-    Rule("zh.profile.workplace.5", "zh", "profile", 10510,
-         r"(?<![你他她])我(?:现在|目前)?(?:在家|全职)带(?:娃|孩子|宝宝)", _b_workplace),
     Rule("zh.profile.pregnant", "zh", "profile", 10520,
          r"(?<![你他她])我(?:已经)?怀孕(?:了)?(?:[\d一二三四五六七八九十两]{1,2}(?:个月|周))?了?", _b_pregnant),
-    Rule("zh.profile.diet", "zh", "profile", 10530,
-         r"我(?:现在|已经|一直)?(?:吃素|吃全素|吃斋|茹素)", _b_diet),
 ]

@@ -61,13 +61,6 @@ def _b_named(m: re.Match, text: str) -> Candidate | None:
     return candidate("relationship", content, quote_for(text, m.start(), rest_clause.end), f"relationship:{name}")
 
 
-def _b_pair(m: re.Match, text: str) -> Candidate | None:
-    """"我家两只猫芝麻和汤圆": one memory naming both pets."""
-    if BAD_NAME.match(m["n"]) or BAD_NAME.match(m["n2"]):
-        return None
-    return candidate("relationship", f"家里{m['num']}只{m['rel']}：{m['n']}和{m['n2']}", _q(m, text), f"relationship:{m['n']}")
-
-
 def _b_teammate(m: re.Match, text: str) -> Candidate | None:
     """"我们组的老周人超好", "同事小王帮了我": a named colleague, classmate or neighbour."""
     if not (m["rel"] or m["grp"]):
@@ -102,14 +95,6 @@ def _b_kept_pet(m: re.Match, text: str) -> Candidate | None:
 def _b_breakup(m: re.Match, text: str) -> Candidate | None:
     name, verb = m["n"], re.search(r"分手|分开|离婚|绝交|闹掰|断交|翻脸", m.group(0)).group(0)  # type: ignore[union-attr]
     return candidate("relationship", f"已经和{name}{verb}了", _q(m, text), f"relationship:{name}", -1)
-
-
-def _b_has(m: re.Match, text: str) -> Candidate | None:
-    clause = clause_at(text, m.start())
-    rest = text[m.end():clause.end]
-    more = re.match(r"[，,]\s*(?P<x>一儿一女|两个?(?:儿子|女儿)|都是[^，。！？]{1,6})", text[clause.end:])
-    content = zh_clean(text[m.start():clause.end] + ("，" + more["x"] if more else ""))
-    return candidate("relationship", content, _q(m, text) + rest if rest else _q(m, text), f"relationship:{m['rel']}")
 
 
 def _b_one_of_pets(m: re.Match, text: str) -> Candidate | None:
@@ -173,17 +158,12 @@ PEOPLE_RULES: list[Rule] = [
     Rule("zh.relationship.breakup", "zh", "relationship", 12000,
          rf"(?:我)?(?:和|跟)(?:{RELS})?(?!{BREAKUP_WHEN})(?P<n>(?:小|阿|老)[{HAN}]{{1,2}}?|[{HAN}]{{2}}?)(?:{BREAKUP_WHEN})?"
                 r"(?:分手|分开|离婚|绝交|闹掰|断交|翻脸)了?", _b_breakup),
-    Rule("zh.relationship.breakup.2", "zh", "relationship", 12010,
-         rf"(?:我)?(?:和|跟)(?P<n>{RELS})(?:{BREAKUP_WHEN})?(?:分手|分开|离婚|绝交|闹掰|断交|翻脸)了?", _b_breakup),
     Rule("zh.relationship.named", "zh", "relationship", 12020,
          rf"(?P<lead>我家的|我的|我家|我|和|跟|的|有个|有一个|有位|有一位|有只|有一只)(?:那|这)?(?:一)?(?:只|条)?(?P<rel>{RELS}|{PETS})(?:的名字)?叫" + NAME, _b_named),
     Rule("zh.relationship.named.2", "zh", "relationship", 12030,
          rf"(?P<lead>我的|我家|我|和|跟)(?P<rel>{RELS})" + NICK, _b_named),
     Rule("zh.relationship.teammate", "zh", "relationship", 12040,
          rf"(?P<grp>{GROUP})?(?:(?:我的?|和|跟)?(?P<rel>{COLLEAGUE}))?(?P<n>(?:老|小)(?:{SURNAMES}))(?=[{HAN}，。！？,.!?\s]|$)", _b_teammate),
-    Rule("zh.relationship.pair", "zh", "relationship", 12050,
-         rf"(?P<lead>我的|我家|我)(?P<num>两|三|四|2|3|4)(?:只|条)(?P<rel>{PETS})[，,]?(?:分别)?(?:叫)?"
-                rf"(?P<n>[{HAN}]{{1,3}}?)(?:和|跟|、|还有)(?P<n2>(?:小|阿)[{HAN}]{{1,2}}?|[{HAN}]{{2}})(?=[{HAN}，。！？,.!?\s]|$)", _b_pair),
     Rule("zh.relationship.named.3", "zh", "relationship", 12060,
          rf"(?P<lead>我的|我家|我)(?P<rel>{PETS})" + PET_NAME, _b_named),
     Rule("zh.relationship.kept_pet", "zh", "relationship", 12070,
@@ -203,8 +183,6 @@ PEOPLE_RULES: list[Rule] = [
     Rule("zh.relationship.news.4", "zh", "relationship", 12130,
          rf"(?:我|我的|我家)(?P<rel>{FAMILY})(?P<pred>(?:是|当|做)(?:一名|一个|个|名)?[{HAN}A-Za-z]{{0,6}}?(?:{JOB_SUFFIX})|"
                 rf"在[^，。！？,.!?]{{2,10}}?(?:上班|工作|读书|上学|读研|(?:当|做)[{HAN}A-Za-z]{{0,6}}?(?:{JOB_SUFFIX})))", _b_news),
-    Rule("zh.relationship.has", "zh", "relationship", 12140,
-         rf"我(?:家)?有(?P<n>一|两|三|四|五|[1-5])(?:个|只|条)(?P<rel>孩子|儿子|女儿|娃|宝宝|兄弟姐妹|姐姐|哥哥|弟弟|妹妹|{PETS})", _b_has),
     Rule("zh.relationship.one_of_pets", "zh", "relationship", 12150,
          rf"(?:一|另一|另外一|第二)(?:只|条|个)(?:叫|名叫)(?P<n>[{HAN}]{{1,3}}?)(?=(?:一|另)(?:只|条|个)|[，,。！!？?\s~]|$)", _b_one_of_pets),
 ]
@@ -256,5 +234,4 @@ def _scan_fallout(text: str, today: date) -> list[Candidate]:
 
 SCAN_RULES: list[Rule] = [
     Rule("zh.feedback.style", "zh", "feedback", 13000, None, scan=_scan_feedback),
-    Rule("zh.relationship.fallout", "zh", "relationship", 13010, None, scan=_scan_fallout),
 ]
