@@ -50,16 +50,6 @@ def _b_rather_you(m: re.Match, text: str) -> Candidate | None:
     return candidate("feedback", f"Would rather the companion {req}", _q(m, text), style_topic(req))
 
 
-def _b_hate_when_you(m: re.Match, text: str) -> Candidate | None:
-    what = third_person(drop_fillers(m["what"].strip(" .!?")))
-    return candidate("feedback", f"Dislikes it when the companion {what}", _q(m, text), style_topic(what), polarity=-1)
-
-
-def _b_your_messages(m: re.Match, text: str) -> Candidate | None:
-    adj = re.sub(r"^too\s+", "", m["adj"].lower())
-    return candidate("feedback", f"Finds the companion's {m['what'].lower()} too {adj}", _q(m, text), style_topic(adj))
-
-
 def _b_too_much(m: re.Match, text: str) -> Candidate | None:
     what = m["what"].lower()
     topic = {"joke": "feedback:humor", "apologise": "feedback:apologies", "apologize": "feedback:apologies"}.get(what, "feedback:length")
@@ -97,12 +87,6 @@ FEEDBACK_RULES: list[Rule] = [
     Rule("en.feedback.rather_you", "en", "feedback", 2060,
          r"\bI(?:'d|\s+would)\s+(?:rather|prefer)\s+(?:it\s+if\s+)?you\s+(?P<req>(?:didn't|did\s+not|don't|not|wouldn't|"
                 r"stopped|used|kept|were|just|talked|spoke|asked)\b[^.!?\n]*)", _b_rather_you, I),
-    Rule("en.feedback.hate_when_you", "en", "feedback", 2070,
-         r"\bI\s+(?:really\s+)?(?:hate|dislike|don't\s+like|can't\s+stand)\s+(?:it\s+)?when\s+you\s+(?P<what>[^.!?,\n]{3,60})", _b_hate_when_you, I),
-    Rule("en.feedback.your_messages", "en", "feedback", 2090,
-         r"\byour\s+(?P<what>messages|replies|answers|responses|texts)\s+are\s+(?:(?:way|too|so|really|a\s+bit|kinda|"
-                r"getting|always)\s+)*(?P<adj>too\s+long|long|too\s+short|too\s+formal|formal|too\s+wordy|wordy|too\s+cheesy|"
-                r"cheesy|robotic|repetitive|too\s+much)\b", _b_your_messages, I),
     Rule("en.feedback.too_much", "en", "feedback", 2100,
          r"\byou\s+(?:always\s+|sometimes\s+|kinda\s+|honestly\s+)?(?P<what>talk|ramble|write|text|apologi[sz]e|joke)\s+"
                 r"(?:(?:way|a\s+bit|a\s+little|kinda|so\s+much)\s+)?too\s+much\b(?![^.!\n]*\?)", _b_too_much, I),

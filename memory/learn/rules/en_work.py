@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from memory.learn.rules.common import candidate, drop_fillers, norm_object, third_person
-from memory.learn.rules.en import INTRO, INTRO_FRAGMENT, JOBS, RELATIONS, I, _q
+from memory.learn.rules.en import INTRO, JOBS, RELATIONS, I, _q
 from memory.learn.rules.registry import Rule
 from memory.records import Candidate
 
@@ -34,34 +34,12 @@ def _where(m: re.Match) -> str:
     return " " + third_person(where) if where else ""
 
 
-def _b_new_job(m: re.Match, text: str) -> Candidate | None:
-    return candidate("profile", f"Works at {third_person(m['org'].strip())} (new job)", _q(m, text), "profile:job")
-
-
-def _b_doing_now(m: re.Match, text: str) -> Candidate | None:
-    """"i'm driving for uber now": a job said as what the user does these days."""
-    return candidate("profile", f"Is {m['verb'].lower()} {m['prep'].lower()} {m['org'].strip()} now", _q(m, text), "profile:job")
-
-
 def _b_passed(m: re.Match, text: str) -> Candidate | None:
     """"I finally passed my CPA exam": a qualification the user now holds."""
     if re.search(r"\b(?:hope|hoping|if|think|pray|praying|wish|need\s+to|have\s+to|gotta|want\s+to)\b[^.!?]*$", text[:m.start()], I):
         return None
     what = third_person(m["what"].strip())
     return candidate("profile", f"Passed {what}", _q(m, text), f"profile:credential:{norm_object(m['what'])}")
-
-
-def _b_status(m: re.Match, text: str) -> Candidate | None:
-    return candidate("profile", f"Is {m['job'].lower()}", _q(m, text), "profile:job")
-
-
-def _b_promoted(m: re.Match, text: str) -> Candidate | None:
-    job = re.sub(r"^(?:a|an|the)\s+", "", m["job"].strip(), flags=I)
-    return candidate("profile", f"Works as {job}{_where(m)} (promoted)", _q(m, text), "profile:job")
-
-
-def _b_not_job(m: re.Match, text: str) -> Candidate | None:
-    return candidate("profile", f"No longer works as a {m['job']}", _q(m, text), "profile:job", polarity=-1)
 
 
 def _article(word: str) -> str:
@@ -109,25 +87,8 @@ def _b_job_verb(m: re.Match, text: str) -> Candidate | None:
     return candidate("profile", f"{verb} {phrase}", _q(m, text), "profile:job")
 
 
-def _b_shift(m: re.Match, text: str) -> Candidate | None:
-    return candidate("profile", f"Works {m['shift']}{_where(m)}", _q(m, text), "profile:job")
-
-
 def _b_works_at(m: re.Match, text: str) -> Candidate | None:
     return candidate("profile", f"Works at {third_person(drop_fillers(m['org'].strip()))}", _q(m, text), "profile:job")
-
-
-def _b_quit_job(m: re.Match, text: str) -> Candidate | None:
-    verb = {"lost": "Lost"}.get(m["verb"].lower(), "Quit")
-    return candidate("profile", f"{verb} their job", _q(m, text), "profile:job", polarity=-1)
-
-
-def _b_intro_job(m: re.Match, text: str) -> Candidate | None:
-    if not INTRO.search(text):
-        return None
-    job = m["job"].strip()
-    art = "an" if job[:1].lower() in "aeiou" and not re.match(r"U[A-Z]|u[bns]i|eu", job) else "a"
-    return candidate("profile", f"Works as {art} {job} {m['prep'].lower()} {m['place']}", _q(m, text).lstrip(", "), "profile:job")
 
 
 def _b_intro_bare(m: re.Match, text: str) -> Candidate | None:
@@ -141,16 +102,10 @@ def _b_intro_bare(m: re.Match, text: str) -> Candidate | None:
 
 
 WORK_RULES: list[Rule] = [
-    Rule("en.profile.not_job", "en", "profile", 1110,
-         r"\bI(?:'m|\s+am)\s+(?:not|no longer)\s+(?:a|an)\s+(?P<job>" + JOBS + r")\b"
-                r"(?:\s+(?:anymore|any more))?", _b_not_job, I),
     Rule("en.profile.job", "en", "profile", 1120,
          r"\b(?:I'm|I\s+am|im)\s+(?:(?:now|currently|actually|still|officially|finally|technically|also)\s+)*(?:a|an)\s+"
                 r"(?P<job>(?:[\w-]+\s+){0,2}?(?:" + JOBS + r"))\b"
                 r"(?P<where>\s+(?:at|for|in|to|with)\s+(?:(?:St|Mt|Ft|Dr)\.\s*)?[^,.!?;\n]{2,40}?)?(?=\s*(?:[,.!?;)]|—|$)|\s+(?:and|but|so|lol|now)\b)", _b_job, I),
-    Rule("en.profile.job.3", "en", "profile", 1140,
-         r"(?:^|[.!?,]\s*)(?:(?:and|so|now)\s+)?(?:(?:now|finally|officially)\s+)+(?:a|an)\s+(?P<job>(?:[\w-]+\s+){0,2}?(?:" + JOBS + r"))"
-                r"(?=\s*(?:[,.!?;)]|$)|\s+(?:and|but|so|lol|now)\b|\s*[^\w\s])", _b_job, I),
     Rule("en.profile.being_job", "en", "profile", 1160,
          r"\bbeing\s+(?:a|an)\s+(?P<job>(?:[\w-]+\s+){0,2}?(?:" + JOBS + r"))\s+(?=(?:on|with|during|through|at|in|while|"
                 r"after|before|this|these|today|right\s+now|lately)\b)", _b_being_job, I),
@@ -162,10 +117,6 @@ WORK_RULES: list[Rule] = [
          r"\bI\s+(?:(?:finally|officially|just|actually|totally)\s+)*(?:passed|aced|cleared)\s+(?P<what>(?:my|the)\s+(?:[\w-]+\s+){0,3}?"
                 r"(?:exams?|boards|bar(?:\s+exam)?|license|licensing\s+exam|certification|cert|driving\s+test|road\s+test|"
                 r"(?:NCLEX|MCAT|LSAT|CPA|step\s+[123]|qualifying|quals)(?:\s+exams?)?|defen[cs]e))\b(?!\s+(?:exam|test))", _b_passed, I),
-    Rule("en.profile.job_verb", "en", "profile", 1250,
-         r"\bI\s+(?P<verb>run|own|manage)\s+(?P<rest>(?:a|an|my\s+own|our|the)\s+(?:[\w-]+\s+){0,2}?(?:bakery|cafe|café|"
-                r"shop|store|business|restaurant|company|studio|salon|gym|practice|farm|bar|boutique|agency|startup|firm|"
-                r"clinic|daycare|food\s+truck|bookstore|coffee\s+shop)(?:\s+(?:downtown|in\s+[A-Z][\w-]+|online|from\s+home))?)", _b_job_verb, I),
     Rule("en.profile.job.7", "en", "profile", 1310,
          r"\bI\s+work\s+(?:from\s+home\s+|remotely\s+|part[- ]time\s+|full[- ]time\s+|freelance\s+)?as\s+(?:a|an)\s+"
                 r"(?P<job>[^,.!?;\n]{2,40}?)"
@@ -183,34 +134,12 @@ WORK_RULES: list[Rule] = [
                 r"school|restaurant|bank|store|shop|cafe|bar|pub|brewery|diner|hotel|magazine|newspaper|studio|nonprofit|charity|clinic|"
                 r"warehouse|app|service|college|university|academy|daycare|gym|salon|club|lounge|bistro|bakery)|(?-i:[A-Z])[\w'&-]*"
                 r"(?:\s+(?-i:[A-Z])[\w'&-]*)*)(?:\s+(?:in|downtown\s+in)\s+(?-i:[A-Z])[\w'.-]*(?:\s+(?-i:[A-Z])[\w'.-]*)?)?)", _b_job_verb, I),
-    Rule("en.profile.job_verb.4", "en", "profile", 1390,
-         r"\bI\s+(?:(?:still|currently|now|mostly|just)\s+)?(?P<verb>work)\s+(?P<rest>(?:the\s+)?(?:front\s+desk|register|"
-                r"cash\s+register|counter|reception|door|bar|kitchen|grill|fryer|floor|help\s+desk|deli\s+counter|night\s+desk|drive[- ]thru|"
-                r"checkout|phones)\s+(?:at|for|in)\s+(?:(?:a|an|the|my)\s+)?[\w'&-]+(?:\s+[\w'&-]+){0,3}?)"
-                r"(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol|now|mostly)\b)", _b_job_verb, I),
-    Rule("en.profile.job.9", "en", "profile", 1410,
-         r"(?i:(?:^|[.!?,]\s*)(?:currently\s+|now\s+)?working\s+as\s+(?:a|an)\s+)(?P<job>[^,.!?;\n]{2,40}?)"
-                r"(?P<where>\s+(?:at|for|in)\s+[^,.!?;\n]{2,40}?)?(?=\s*(?:[,.!?;]|$))", _b_job),
-    Rule("en.profile.shift", "en", "profile", 1430,
-         r"\bI\s+work\s+(?P<shift>nights|night\s+shifts?|the\s+night\s+shift|overnights|evenings|weekends|"
-                r"early\s+mornings|double\s+shifts|12-hour\s+shifts|the\s+graveyard\s+shift|graveyard)(?P<where>\s+(?:at|for|in)\s+[^,.!?;\n]{2,50}?)?"
-                r"(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol)\b)", _b_shift, I),
     Rule("en.profile.works_at", "en", "profile", 1440,
          r"(?i:\bI\s+(?:also\s+|currently\s+|now\s+)?work\s+(?:remotely\s+|part[- ]time\s+|full[- ]time\s+|from\s+home\s+)?(?:at|for)\s+)"
                 r"(?P<org>(?i:a|an|the)\s+[^,.!?;\n]{2,40}?|[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*)*)"
                 r"(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol|now|as)\b)", _b_works_at),
-    Rule("en.profile.quit_job", "en", "profile", 1450,
-         r"\bI\s+(?:just\s+)?(?P<verb>quit|left|lost)\s+my\s+job\b", _b_quit_job, I),
-    Rule("en.profile.intro_job", "en", "profile", 1500,
-         INTRO_FRAGMENT, _b_intro_job),
     Rule("en.profile.intro_bare", "en", "profile", 1520,
          r"(?:^|[,:;]\s*)(?:(?P<parent>(?i:(?:single\s+)?(?:mom|mum|dad|mother|father|parent)\s+of\s+"
                 r"(?:one|two|three|four|five|\d)(?:\s+(?:kids|boys|girls))?))|(?:(?i:a|an)\s+)?(?P<job>(?:[\w-]+\s+){0,2}?(?i:" + JOBS + r")))"
                 r"(?=\s*(?:[,;.!]|$))", _b_intro_bare),
-    Rule("en.profile.new_job", "en", "profile", 1610,
-         r"(?:\bI\s+(?:just\s+|finally\s+|officially\s+)?|(?:^|[.!?]\s*)(?:just\s+|finally\s+)?)(?:got|landed|started|accepted|took)\s+"
-                r"(?:a|the)\s+(?:new\s+)?(?:job|position|gig|role)\s+(?:at|with)\s+(?P<org>(?-i:[A-Z])[\w'&.-]*(?:\s+(?-i:[A-Z])[\w'&.-]*){0,3}"
-                r"|(?:a|an|the)\s+[\w'&-]+(?:\s+[\w'&-]+){0,2}?)(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol|as|starting|next)\b)", _b_new_job, I),
-    Rule("en.profile.job.10", "en", "profile", 2010,
-         r"\b(?P<job>(?:[\w-]+\s+)?(?:" + JOBS + r"))\s+life\b(?!\s+(?:insurance|coach))", _b_job, I),
 ]
