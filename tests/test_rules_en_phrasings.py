@@ -27,14 +27,12 @@ POSITIVE = [
     # jobs said in passing
     ("i opened the pharmacy half asleep. being a pharmacist on 4 hrs of sleep should be illegal", "profile", ["pharmacist"], "profile:job"),
     ("my feet are killing me, being a line cook on a saturday night is no joke", "profile", ["line cook"], "profile:job"),
-    ("since i work from home (ux writer, aka the button-label person) i'm always home", "profile", ["ux writer"], "profile:job"),
     ("nurse here, 12 hour shifts are brutal", "profile", ["nurse"], "profile:job"),
     ("exhausted paramedic here lol", "profile", ["paramedic"], "profile:job"),
     ("i'm officially a dental hygienist now", "profile", ["dental hygienist"], "profile:job"),
     ("I'm finally a registered nurse", "profile", ["registered nurse"], "profile:job"),
     ("i bartend at a cocktail bar in Austin", "profile", ["bartends", "Austin"], "profile:job"),
     ("I teach at a community college", "profile", ["teaches", "college"], "profile:job"),
-    ("i work the front desk at a dental clinic", "profile", ["front desk", "dental clinic"], "profile:job"),
     ("the glamour of teaching high school chem", "profile", ["high school chem teacher"], "profile:job"),
     ("I teach 8th grade math", "profile", ["an 8th grade math teacher"], "profile:job"),
     # style requests
@@ -52,14 +50,9 @@ POSITIVE = [
     ("F1 is basically my whole personality", "preference", ["F1"], "preference:f1"),
     ("spicy food is my love language", "preference", ["spicy food"], "preference:spicy food"),
     ("reality tv is my guilty pleasure tbh", "preference", ["reality tv"], "preference:reality tv"),
-    ("my stomach can't handle spicy food at all anymore", "preference", ["spicy food", "anymore"], "preference:spicy food"),
-    ("my best friend got me into Stardew Valley and now i'm hooked", "preference", ["Stardew Valley"], "preference:stardew valley"),
-    ("not to be dramatic but olives ruin every dish they touch", "preference", ["olives"], "preference:olives"),
     ("welp i gave up on sourdough", "preference", ["sourdough"], "preference:sourdough"),
     ("been super into sourdough baking lately", "preference", ["sourdough"], "preference:sourdough"),
     # home and routines
-    ("you kinda stop noticing after 10 yrs of living in Duluth", "profile", ["Duluth"], "profile:city"),
-    ("i'm still living w my parents in Sacramento while i save up", "profile", ["parents", "Sacramento"], "profile:city"),
     ("I MOVED OUT!!! got my own little studio apartment, still in Sacramento", "profile", ["studio", "Sacramento"], "profile:city"),
     ("finally moved out of my parents' house lol", "profile", ["moved out"], "profile:household"),
     ("every sunday morning i do the long run w my running club", "profile", ["Sunday", "run"], "profile:routine:run"),
@@ -69,30 +62,16 @@ POSITIVE = [
     # qualifications and promotions
     ("but hey, I finally passed my CPA exam last week!!", "profile", ["CPA exam"], "profile:credential:cpa exam"),
     ("i passed the bar!!", "profile", ["bar"], "profile:credential:bar"),
-    ("quick update: I'm the manager at Bloom now, they promoted me!", "profile", ["manager", "Bloom"], "profile:job"),
-    # couples
-    ("me and my husband have been trying for a baby for almost two years now", "relationship", ["husband", "baby"],
-     "relationship:husband"),
-    ("Leila called off the engagement. I don't know what to do", "relationship", ["Leila", "called off"], "relationship:leila"),
     # what phone keyboards and fast typing do
     ("I’m a nurse in Boston", "profile", ["nurse"], "profile:job"),
     ("I don’t like olives", "preference", ["olives"], "preference:olives"),
-    ("i dont play guitar anymore, no time", "preference", ["guitar"], "preference:guitar"),
     # more ways of saying the job, the place, the taste, the style wish
-    ("as a vet tech i see a lot of sad stuff", "profile", ["vet tech"], "profile:job"),
     ("i wait tables at a diner in Tulsa, it pays the bills", "profile", ["tables", "Tulsa"], "profile:job"),
-    ("been bartending for 6 years now and i'm tired", "profile", ["bartending", "6 years"], "profile:job"),
     ("retired teacher here, 34 years in the classroom", "profile", ["retired teacher"], "profile:job"),
-    ("grew up in Ohio but i've been in Seattle since college", "profile", ["Seattle", "Ohio"], "profile:city"),
     ("every friday night me and my roommates do pizza and a movie", "profile", ["Friday", "pizza"], None),
-    ("my go-to comfort show is the office, i've seen it 12 times", "preference", ["the office"], "preference:office"),
     ("fav snack = those spicy chips from trader joes", "preference", ["spicy chips"], None),
-    ("i could eat sushi every day honestly", "preference", ["sushi"], "preference:sushi"),
-    ("honestly i'm not a coffee person, tea all the way", "preference", ["coffee"], "preference:coffee"),
     ("dude tone it down with the therapy speak", "feedback", ["therapy speak"], "feedback:motivation"),
     ("you talk way too much sometimes lol", "feedback", ["too much"], "feedback:length"),
-    ("you're being way too formal with me", "feedback", ["formal"], "feedback:tone"),
-    ("my mom's a nurse and she works nights", "relationship", ["mom", "nurse"], "relationship:mom"),
     # people
     ("turns out Gretchen has been complaining about me behind my back?? we're not friends anymore",
      "relationship", ["Gretchen", "not friends"], "relationship:gretchen"),
@@ -112,13 +91,10 @@ def test_phrasing_is_read(text, category, words, topic):
 
 # (message, today, category, words, words that must be gone)
 EVENTS = [
-    ("my dad's knee replacement is on the 14th", date(2026, 4, 3), ["2026-04-14", "knee replacement"], "the 14th"),
-    ("my cousin Lucía's quinceañera is on the 3rd of next month", date(2026, 1, 28), ["2026-02-03", "Lucía"], "next month"),
     ("my brother Caleb graduates from the police academy on May 29th!!", date(2026, 5, 2), ["2026-05-29", "Caleb"], None),
     ("my dog Pretzel has to get his teeth cleaned on the 22nd", date(2026, 5, 2), ["2026-05-22", "teeth"], None),
     ("my mom is having her gallbladder out next Tuesday", TODAY, ["2026-04-14", "gallbladder"], "next Tuesday"),
     ("my brother's flying in from Chicago this Sunday and staying with us", date(2026, 3, 25), ["2026-03-29", "Chicago"], "this Sunday"),
-    ("ugh I have jury duty on the 17th, of all weeks", date(2026, 8, 3), ["2026-08-17", "jury duty"], "the 17th"),
 ]
 
 
@@ -197,20 +173,11 @@ def test_lookalike_stays_out(text, wrong):
 # (first message, later message): the later one must land on the same topic, so it replaces the first
 SAME_TOPIC = [
     ("been super into sourdough baking lately", "welp i gave up on sourdough"),
-    ("spicy food is my love language", "my stomach can't handle spicy food at all anymore"),
-    ("coffee is my love language", "quit coffee last month, doctor's orders"),
-    ("I love horror movies", "I can't watch horror movies anymore since the baby"),
-    ("I work at Target as a cashier", "i got a new job at Costco!"),
     ("i'm a total night owl", "weirdly i've become a morning person"),
-    ("i'm living with my parents in Fresno", "finally got my own apartment in Fresno"),
     ("my neighbor Gretchen is the sweetest", "turns out Gretchen has been lying to me. we're not friends anymore"),
-    ("i work the front desk at a dental clinic", "i'm officially a dental hygienist now"),
     ("fav show: succession", "honestly i'm over succession"),
-    ("call me Kat", "actually i'd rather go by Katherine now"),
-    ("i'm a line cook at a ramen spot", "left the restaurant, i'm driving for uber now"),
     ("i live in Brooklyn", "update: we moved upstate to Hudson"),
     ("my boyfriend Marco is the best", "Marco cheated on me. it's over"),
-    ("i'm in my second year of law school", "i dropped out of law school"),
 ]
 
 

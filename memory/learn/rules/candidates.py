@@ -23,10 +23,11 @@ from memory.learn.rules import events as rules_events
 from memory.learn.rules import zh as rules_zh
 from memory.learn.rules import zh_likes as rules_zh_likes
 from memory.learn.rules import zh_social as rules_zh_social
-from memory.learn.rules.common import candidate, has_cjk, norm_object, third_person, zh_clean
+from memory.learn.rules.common import candidate, norm_object, third_person, zh_clean
 from memory.learn.rules.explicit import explicit_bodies
 from memory.learn.rules.registry import Rule, check
 from memory.records import Candidate
+from memory.text import has_cjk
 
 # Every rule of every table, in the order of their priorities (checked: ids and priorities unique).
 RULES: list[Rule] = check(

@@ -6,8 +6,6 @@ from dataclasses import dataclass
 
 from memory.records import Candidate
 
-CJK_RE = re.compile(r"[\u3400-\u9fff]")
-
 # (confidence, importance) per kind of fact; moods matter less later than who someone is.
 DEFAULTS: dict[str, tuple[float, float]] = {
     "profile": (0.85, 0.8),
@@ -29,11 +27,6 @@ class Span:
     text: str
     start: int
     end: int
-
-
-def has_cjk(text: str) -> bool:
-    """True when the text contains Chinese characters."""
-    return bool(CJK_RE.search(text))
 
 
 def _split(text: str, pattern: re.Pattern[str], offset: int = 0) -> list[Span]:

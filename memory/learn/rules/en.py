@@ -134,11 +134,6 @@ def _b_age(m: re.Match, text: str) -> Candidate | None:
     return candidate("profile", f"Is {age} years old", _q(m, text), "profile:age")
 
 
-def _b_age_range(m: re.Match, text: str) -> Candidate | None:
-    decade = m.group(0).split("my", 1)[1].strip()
-    return candidate("profile", f"Is in their {decade}", _q(m, text), "profile:age")
-
-
 def _b_city(m: re.Match, text: str) -> Candidate | None:
     capitalised = re.match(r"[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)*(?:,\s*[A-Z]{2}\b)?", m["place"].strip())
     if not capitalised:
@@ -185,21 +180,6 @@ def _b_diet_over(m: re.Match, text: str) -> Candidate | None:
     return candidate("profile", f"No longer avoids meat (started {m['again'].lower()})", _q(m, text), "profile:diet", polarity=-1)
 
 
-def _b_sleep(m: re.Match, text: str) -> Candidate | None:
-    span = f"{m['a'].strip()} to {m['b'].strip()}"
-    return candidate("profile", f"Usually sleeps from {span}", _q(m, text), "profile:routine:sleep")
-
-
-def _b_wake(m: re.Match, text: str) -> Candidate | None:
-    what = re.sub(r"\s+", " ", m["what"].lower())
-    verb, _, rest = what.partition(" ")
-    verb = {"go": "goes", "get": "gets", "wake": "wakes", "fall": "falls"}[verb]
-    kind = "wake" if what in ("wake up", "get up") else "bed"
-    tail = (m["tail"] or "").strip()
-    content = f"Usually {verb} {rest} at {m['t'].strip()}" + (f" {tail}" if tail else "")
-    return candidate("profile", content, _q(m, text), f"profile:routine:{kind}")
-
-
 def _b_chronotype(m: re.Match, text: str) -> Candidate | None:
     kind = (m["kind"] or m["owl"]).lower()
     what = "a night owl" if "owl" in kind else f"a {kind} person"
@@ -221,8 +201,6 @@ INTRO_FRAGMENT = (r"(?:^|[,:;]\s*)(?:(?i:a|an)\s+)?(?P<job>(?:[\w-]+\s+){0,2}?(?
 PROFILE_RULES: list[Rule] = [
     Rule("en.profile.name", "en", "profile", 1000,
          r"\bmy\s+name(?:'s|\s+is)\s+(?P<name>[A-Za-z][\w-]*)", _b_name, I),
-    Rule("en.profile.name.2", "en", "profile", 1010,
-         r"(?i:\b(?:it's|its|it\s+is|name's)\s+)(?P<name>[A-Z][a-z]+)\b(?=\s+with\s+an?\s+[A-Z]\b|,?\s+not\s+[A-Z][a-z]+)", _b_name),
     Rule("en.profile.name.3", "en", "profile", 1020,
          r"(?i:(?:^|[.!?:,]\s*)(?:my\s+)?(?:name's|names|name\s+is)\s+)(?P<name>[A-ZÀ-Þ][a-zß-ÿ]+)(?![\w'])", _b_name),
     Rule("en.profile.name.4", "en", "profile", 1030,
@@ -231,9 +209,6 @@ PROFILE_RULES: list[Rule] = [
     Rule("en.profile.address", "en", "profile", 1040,
          r"\b(?:call|calls|calling)\s+me\s+(?P<name>(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof|Professor|Coach|Doctor|Captain|Miss)\.?\s+)?"
                 r"[A-Za-z][\w-]*)", _b_address, I),
-    Rule("en.profile.address.2", "en", "profile", 1050,
-         r"\bI(?:'ve|\s+have|'m|\s+am)?\s+(?:started\s+|been\s+|now\s+|actually\s+|mostly\s+)*(?:go|going|prefer\s+to\s+go|want\s+to\s+go|wanna\s+go)\s+by\s+"
-                r"(?P<name>(?-i:[A-Z])[\w-]*)", _b_address, I),
     Rule("en.feedback.no_address", "en", "feedback", 1060,
          r"\b(?:don'?t|do\s+not|never|stop|quit|not)\s+(?:\w+\s+)?(?:call|calling)\s+me\s+"
                 r"(?P<name>[\w'-]+(?:\s+[\w'-]+)?)(?=\s*(?:[,.!?;]|$)|\s+(?:anymore|please|again|ok|it)\b)", _b_no_address, I),
@@ -242,18 +217,9 @@ PROFILE_RULES: list[Rule] = [
                 r"(?=\s*(?:[,.!?;]|$)|\s+(?:years|yrs|yo|and|now|btw|this year)\b)", _b_age, I),
     Rule("en.profile.age.2", "en", "profile", 1080,
          r"(?i:\b(?:I'm|I\s+am|im)\s+)[A-Z][a-z]+\s*,\s*(?P<age>[1-9]\d)(?=\s*(?:[,.!?;]|$|years|yo))", _b_age),
-    Rule("en.profile.age.3", "en", "profile", 1090,
-         r"\bI\s+(?:just\s+)?turned\s+(?P<age>[1-9]\d)\b", _b_age, I),
-    Rule("en.profile.age_range", "en", "profile", 1100,
-         r"\bin\s+my\s+(?P<dec>(?:early|mid|late)[\s-]+)?(?:twenties|thirties|forties|fifties|sixties|"
-                r"[2-6]0s)\b", _b_age_range, I),
-    Rule("en.profile.address.3", "en", "profile", 1200,
-         r"\bI(?:'d|\s+would)\s+(?:much\s+)?(?:rather|prefer\s+to|like\s+to)\s+(?:be\s+called|go\s+by)\s+(?P<name>(?-i:[A-Z])[\w-]*)", _b_address, I),
     Rule("en.profile.city", "en", "profile", 1400,
          r"(?:^|[.!?,]\s*)(?:currently\s+|now\s+)?(?P<how>living|based)\s+in\s+"
                 r"(?P<place>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,2})", _b_city),
-    Rule("en.profile.name.5", "en", "profile", 1420,
-         r"(?i:^|[.!?,]\s*)(?P<name>[A-Z][a-z]+)\s+here\b(?!\s+(?:is|was|and|in|at|for|to))", _b_name),
     Rule("en.profile.city.2", "en", "profile", 1460,
          r"\bI(?:'m|\s+am)?\s*(?:now\s+)?(?:live|living|based|located|reside|staying)\s+in\s+"
                 r"(?P<place>[A-Za-z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,2}(?:,\s*[A-Z]{2})?)", _b_city, I),
@@ -264,9 +230,6 @@ PROFILE_RULES: list[Rule] = [
     Rule("en.profile.city.4", "en", "profile", 1480,
          r"(?i:\bI(?:'ve|\s+have)\s+|(?:^|[.!?,]\s*)|\bbut\s+|\band\s+)(?i:(?:been\s+)?living|lived|been\s+based|live)\s+in\s+"
                 r"(?P<place>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,2})(?=\s+(?:for|since|now|all|my|about|almost|over)\b|\s*[,.!?;]|$)", _b_city),
-    Rule("en.profile.city.5", "en", "profile", 1490,
-         r"(?i:\bI(?:'m|\s+am)\s+(?:currently\s+|now\s+)?in\s+)(?!(?:IT|HR|Sales|Marketing|Finance|Love|Grade|Year|Class|School)\b)"
-                r"(?P<place>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,2})(?=\s*,\s*[A-Z]|\s*[.!]*\s*$|\s+(?i:btw|these\s+days)\b)", _b_city),
     Rule("en.profile.intro_city", "en", "profile", 1510,
          INTRO_FRAGMENT, _b_intro_city),
     Rule("en.profile.from", "en", "profile", 1530,
@@ -282,14 +245,6 @@ PROFILE_RULES: list[Rule] = [
     Rule("en.profile.diet_over.2", "en", "profile", 1560,
          r"\b(?:started|start|starting|am|I'm|been|back\s+to)\s+(?P<again>eating\s+(?:meat|fish|chicken|dairy)(?:\s+again)?)"
                 r"(?=\s+again|\s*[,.!?;]|$|\s+(?:and|but|so|lol|now)\b)", _b_diet_over, I),
-    Rule("en.profile.sleep", "en", "profile", 1570,
-         r"\bI(?:'m|\s+am)?\s+(?:usually|normally|typically|always|mostly)\s+(?:asleep|sleeping|in\s+bed|sleep)\s+"
-                r"(?:from\s+)?(?:like\s+|around\s+|about\s+)?(?P<a>\d{1,2}(?::\d\d)?\s*(?:am|pm)?)\s*"
-                r"(?:to|-|–|till|until)\s*(?P<b>\d{1,2}(?::\d\d)?\s*(?:am|pm)?)", _b_sleep, I),
-    Rule("en.profile.wake", "en", "profile", 1580,
-         r"\bI\s+(?:usually\s+|normally\s+|always\s+|typically\s+)?(?:now\s+)?(?P<what>wake\s+up|get\s+up|go\s+to\s+bed|"
-                r"go\s+to\s+sleep|fall\s+asleep)\s+(?:at|around|by|before)\s+(?:like\s+)?(?P<t>\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|"
-                r"p\.m\.)?)(?P<tail>\s+(?:now|these\s+days|every\s+day|on\s+weekdays|most\s+days))?", _b_wake, I),
     Rule("en.profile.chronotype", "en", "profile", 1590,
          r"\bI(?:'m|\s+am)\s+(?:such\s+|totally\s+|definitely\s+|more\s+of\s+)?(?:a|an)\s+"
                 r"(?P<kind>morning|night|early)\s+(?:person|bird)|\bI(?:'m|\s+am)\s+(?:(?:a|such|total|totally|huge|complete|massive|big|"

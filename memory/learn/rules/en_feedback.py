@@ -50,39 +50,11 @@ def _b_rather_you(m: re.Match, text: str) -> Candidate | None:
     return candidate("feedback", f"Would rather the companion {req}", _q(m, text), style_topic(req))
 
 
-def _b_hate_when_you(m: re.Match, text: str) -> Candidate | None:
-    what = third_person(drop_fillers(m["what"].strip(" .!?")))
-    return candidate("feedback", f"Dislikes it when the companion {what}", _q(m, text), style_topic(what), polarity=-1)
-
-
-def _b_prefers_style(m: re.Match, text: str) -> Candidate | None:
-    what = third_person(m["what"].strip())
-    return candidate("feedback", f"Prefers {what}", _q(m, text), style_topic(what))
-
-
-def _b_too_many(m: re.Match, text: str) -> Candidate | None:
-    what = m["x"].strip()
-    if not STYLE_NOUN.search(what):
-        return None
-    return candidate("feedback", f"Finds the companion uses too many {what}", _q(m, text), style_topic(what))
-
-
-def _b_your_messages(m: re.Match, text: str) -> Candidate | None:
-    adj = re.sub(r"^too\s+", "", m["adj"].lower())
-    return candidate("feedback", f"Finds the companion's {m['what'].lower()} too {adj}", _q(m, text), style_topic(adj))
-
-
 def _b_too_much(m: re.Match, text: str) -> Candidate | None:
     what = m["what"].lower()
     topic = {"joke": "feedback:humor", "apologise": "feedback:apologies", "apologize": "feedback:apologies"}.get(what, "feedback:length")
     verb = what + ("s" if not what.endswith("e") else "s")
     return candidate("feedback", f"Finds the companion {verb} too much", _q(m, text), topic)
-
-
-def _b_too_adj(m: re.Match, text: str) -> Candidate | None:
-    adj = m["adj"].lower()
-    return candidate("feedback", f"Finds the companion too {adj}", _q(m, text), style_topic(adj) if STYLE_NOUN.search(adj) else
-                     "feedback:tone")
 
 
 REQ_VERBS = (r"(?:stop|quit|avoid|not|start|try\s+to|tone\s+down|chill(?:\s+out)?\s+(?:on|with)|ease\s+off(?:\s+on)?|"
@@ -115,24 +87,7 @@ FEEDBACK_RULES: list[Rule] = [
     Rule("en.feedback.rather_you", "en", "feedback", 2060,
          r"\bI(?:'d|\s+would)\s+(?:rather|prefer)\s+(?:it\s+if\s+)?you\s+(?P<req>(?:didn't|did\s+not|don't|not|wouldn't|"
                 r"stopped|used|kept|were|just|talked|spoke|asked)\b[^.!?\n]*)", _b_rather_you, I),
-    Rule("en.feedback.hate_when_you", "en", "feedback", 2070,
-         r"\bI\s+(?:really\s+)?(?:hate|dislike|don't\s+like|can't\s+stand)\s+(?:it\s+)?when\s+you\s+(?P<what>[^.!?,\n]{3,60})", _b_hate_when_you, I),
-    Rule("en.feedback.prefers_style", "en", "feedback", 2080,
-         r"\bI\s+(?:prefer|like|want|need|'d\s+prefer|would\s+prefer|'d\s+like|would\s+like|'d\s+rather\s+have)\s+"
-                r"(?P<what>(?:shorter|short|longer|brief|briefer|fewer|less|more|no|simpler)\s+(?:answers|replies|"
-                r"responses|messages|texts|emojis|questions|jokes|advice)[^,.!?;\n]*)", _b_prefers_style, I),
-    Rule("en.feedback.your_messages", "en", "feedback", 2090,
-         r"\byour\s+(?P<what>messages|replies|answers|responses|texts)\s+are\s+(?:(?:way|too|so|really|a\s+bit|kinda|"
-                r"getting|always)\s+)*(?P<adj>too\s+long|long|too\s+short|too\s+formal|formal|too\s+wordy|wordy|too\s+cheesy|"
-                r"cheesy|robotic|repetitive|too\s+much)\b", _b_your_messages, I),
     Rule("en.feedback.too_much", "en", "feedback", 2100,
          r"\byou\s+(?:always\s+|sometimes\s+|kinda\s+|honestly\s+)?(?P<what>talk|ramble|write|text|apologi[sz]e|joke)\s+"
                 r"(?:(?:way|a\s+bit|a\s+little|kinda|so\s+much)\s+)?too\s+much\b(?![^.!\n]*\?)", _b_too_much, I),
-    Rule("en.feedback.too_adj", "en", "feedback", 2110,
-         r"\byou(?:'re|\s+are|\s+sound)\s+(?:being\s+)?(?:(?:way|a\s+bit|a\s+little|kinda|so|sometimes|always)\s+)*too\s+"
-                r"(?P<adj>formal|wordy|long-winded|cheery|chipper|peppy|serious|robotic|preachy|pushy|intense|clinical|stiff|"
-                r"fake|cheesy|dramatic|repetitive)\b", _b_too_adj, I),
-    Rule("en.feedback.too_many", "en", "feedback", 2120,
-         r"\byou\s+(?:always\s+|keep\s+)?(?:ask|use|say|send|make|give|add)(?:ing)?\s+(?:way\s+)?too\s+"
-                r"(?:many|much)\s+(?P<x>[\w\s]{2,25}?)(?=\s*(?:[,.!?;]|$))", _b_too_many, I),
 ]

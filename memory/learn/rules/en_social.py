@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from memory.learn.rules.common import candidate, drop_fillers, norm_object, third_person
-from memory.learn.rules.en import ADV, JOBS, MOODS, OBJ, PETS, RELATIONS, I, _ok_obj, _q
+from memory.learn.rules.en import ADV, MOODS, OBJ, PETS, RELATIONS, I, _ok_obj, _q
 from memory.learn.rules.lexicon import word_set
 from memory.learn.rules.registry import Rule
 from memory.records import Candidate
@@ -46,24 +46,6 @@ def _b_person(m: re.Match, text: str) -> Candidate | None:
     return _pref(m, text, "Loves {obj}", 1)
 
 
-def _b_sane(m: re.Match, text: str) -> Candidate | None:
-    return _pref(m, text, "Loves {obj} (keeps them sane)", 1)
-
-
-def _b_cant(m: re.Match, text: str) -> Candidate | None:
-    verb = m["verb"].lower()
-    anymore = re.match(r"\s*(?:anymore|any\s+more)\b", text[m.end():], I)
-    return _pref(m, text, f"Can't {verb} {{obj}}" + (" anymore" if anymore else ""), -1)
-
-
-def _b_mood_feel(m: re.Match, text: str) -> Candidate | None:
-    return candidate("mood", f"Feels {m['mood'].lower()}", _q(m, text), "relationship:mood")
-
-
-def _b_like_it(m: re.Match, text: str) -> Candidate | None:
-    return _pref(m, text, "Loves {obj}", 1)
-
-
 def _b_dislike(m: re.Match, text: str) -> Candidate | None:
     return _pref(m, text, "Dislikes {obj}", -1)
 
@@ -73,10 +55,6 @@ def _b_over(m: re.Match, text: str) -> Candidate | None:
     template = ("No longer likes {obj}" if how in ("over", "done with", "bored of", "bored with")
                 else "Is not a fan of {obj}" if how.startswith("not") else "Is tired of {obj}")
     return _pref(m, text, template, -1)
-
-
-def _b_taste(m: re.Match, text: str) -> Candidate | None:
-    return _pref(m, text, "Dislikes {obj} ({sense} like {what} to them)", -1)
 
 
 def _b_quit(m: re.Match, text: str) -> Candidate | None:
@@ -89,26 +67,6 @@ def _b_quit(m: re.Match, text: str) -> Candidate | None:
     verb = "Gave up on" if re.search(r"\b(?:gave|given)\s+up\s+on\b", m.group(0), I) else "Quit"
     content = f"{verb} {ger + ' ' if ger else ''}{third_person(obj)}"
     return candidate("preference", content, _q(m, text), pref_key(obj), -1)
-
-
-GERUND_OF = {"run": "running", "swim": "swimming", "jog": "jogging", "shop": "shopping", "bike": "biking", "dance": "dancing",
-             "skate": "skating", "bake": "baking", "hike": "hiking", "ride": "riding", "write": "writing", "smoke": "smoking",
-             "vape": "vaping", "game": "gaming", "cycle": "cycling", "lift": "lifting"}
-
-
-def _b_stopped_doing(m: re.Match, text: str) -> Candidate | None:
-    """"I don't run anymore": an activity given up, on the same topic as "I'm into running"."""
-    verb = m["verb"].lower()
-    gerund = GERUND_OF.get(verb, verb + "ing")
-    return candidate("preference", f"Doesn't {verb} anymore", _q(m, text), f"preference:{gerund}", -1)
-
-
-def _b_fav(m: re.Match, text: str) -> Candidate | None:
-    kind = m["kind"].lower()
-    obj = drop_fillers(m["obj"].strip())
-    if not obj or re.match(r"(?:it|that|this|when|how|you|your)\b", obj, I):
-        return None
-    return candidate("preference", f"Favourite {kind} is {third_person(obj)}", _q(m, text), pref_key(obj))
 
 
 def _b_job_feeling(m: re.Match, text: str) -> Candidate | None:
@@ -133,30 +91,8 @@ def _b_fan_here(m: re.Match, text: str) -> Candidate | None:
     return _pref(m, text, "Is a big fan of {obj}", 1)
 
 
-def _b_used_to(m: re.Match, text: str) -> Candidate | None:
-    """"I used to love X": a taste that has passed."""
-    verb = re.sub(r"\s+", " ", m["verb"].lower())
-    return _pref(m, text, "No longer likes {obj} (used to " + verb + " it)", -1)
-
-
-def _b_not_for_me(m: re.Match, text: str) -> Candidate | None:
-    anymore = re.search(r"anymore|any\s+more|now", m.group(0), I)
-    return _pref(m, text, "No longer likes {obj}" if anymore else "Dislikes {obj}", -1)
-
-
-def _b_gone_off(m: re.Match, text: str) -> Candidate | None:
-    return _pref(m, text, "No longer likes {obj}", -1)
-
-
 def _b_dont_eat(m: re.Match, text: str) -> Candidate | None:
     return _pref(m, text, f"Does not {m['verb'].lower()} {{obj}}", -1)
-
-
-def _b_no_longer(m: re.Match, text: str) -> Candidate | None:
-    verb = m["verb"].lower()
-    verb = verb + ("es" if verb.endswith(("sh", "ch")) else "s") if " " not in verb else \
-        verb.replace(" ", "s ", 1)
-    return _pref(m, text, f"No longer {verb} {{obj}}", -1)
 
 
 def _b_sane_or_fav(m: re.Match, text: str) -> Candidate | None:
@@ -167,7 +103,6 @@ def _b_sane_or_fav(m: re.Match, text: str) -> Candidate | None:
             re.search(r"\b(?:" + RELATIONS + r")\b", obj, I):
         return None
     return _pref(m, text, "Loves {obj}", 1, obj)
-
 
 
 KEEPS = r"(?:sane|calm|going|grounded|alive|together|happy|afloat)"
@@ -204,65 +139,14 @@ def _b_my_thing(m: re.Match, text: str) -> Candidate | None:
     return candidate("preference", f"Loves {third_person(obj)} (their {what})", _q(m, text), pref_key(obj))
 
 
-def _b_cant_handle(m: re.Match, text: str) -> Candidate | None:
-    """"my stomach can't handle spicy food anymore": something given up, on the topic of the old like."""
-    if re.match(r"(?:another|one\s+more|more|any|all|the|this|that|these|those|my|your|his|her|their|our|a|an|people|today|"
-                r"tonight|life|stress|pressure)\b", m["obj"], I):
-        return None
-    anymore = re.match(r"[^,.!?;]{0,15}?\b(?:anymore|any\s+more|now)\b", text[m.end():], I) or "no longer" in m.group(0).lower()
-    return _pref(m, text, "Can't handle {obj}" + (" anymore" if anymore else ""), -1)
-
-
-def _b_got_me_into(m: re.Match, text: str) -> Candidate | None:
-    """"Inès got me into Stardew Valley": a new hobby (the person is kept by the people rules)."""
-    if re.search(r"\b(?:lost|regret\w*|hate\s+it|quit|ruined|scam\w*)\b", text[m.end():m.end() + 40], I) or \
-            re.match(r"(?:trouble|debt|college|school|uni|university|grad\s+school|law\s+school|med\s+school|the\s+(?:program|club|"
-                r"team|class|school|building|party|show|concert|event)|a\s+(?:mess|fight|bind|jam)|hot\s+water|this|that|it)\b",
-                m["obj"], I):
-        return None
-    return _pref(m, text, "Is into {obj}", 1)
-
-
-def _b_not_person(m: re.Match, text: str) -> Candidate | None:
-    """"i'm not a coffee person"."""
-    if m["obj"].lower() in ("people", "morning", "night", "big", "huge", "people's", "nice", "good", "bad", "real"):
-        return None
-    return _pref(m, text, "Is not a {obj} person", -1)
-
-
 def _b_taught_fav(m: re.Match, text: str) -> Candidate | None:
     """"my grandpa taught me to fish ... it's still my favorite way to spend a saturday"."""
     what = third_person(re.sub(r"\s+", " ", m["what"].strip()))
     return _pref(m, text, "Loves to {obj} (favourite " + what + ")", 1)
 
 
-def _b_ruins(m: re.Match, text: str) -> Candidate | None:
-    """"olives ruin every dish they touch"."""
-    if NOT_A_TASTE.match(m["obj"]) or re.match(r"(?:my|our|his|her|their|your|the)\b", m["obj"], I) or \
-            re.search(r"\b(?:" + RELATIONS + r")s?\b", m["obj"], I):
-        return None
-    return _pref(m, text, "Dislikes {obj} (thinks they ruin everything)", -1)
-
-
 LIKE_HEAD = r"\b(?:I'm|I\s+am|I've\s+been|I\s+have\s+been|im|been)\s+"
 PREFERENCE_RULES: list[Rule] = [
-    Rule("en.preference.no_longer", "en", "preference", 3000,
-         r"\bI\s+(?:no\s+longer|don't|do\s+not)\s+" + ADV + r"(?P<verb>eat|drink|like|watch|play|listen\s+to|do|enjoy|"
-                r"read|use|go\s+to)\s+"
-                r"(?P<obj>[^,.!?;:\n]{1,40}?)\s+(?:anymore|any\s+more)", _b_no_longer, I),
-    Rule("en.preference.stopped_doing", "en", "preference", 3010,
-         r"\bI\s+(?:don't|do\s+not|no\s+longer|can't|cannot|never)\s+(?:really\s+|even\s+|really\s+even\s+)?(?P<verb>run|swim|jog|bike|"
-                r"cycle|climb|dance|paint|draw|knit|skate|surf|ski|game|bake|cook|hike|golf|lift|sing|smoke|vape|drink|party|"
-                r"meditate|journal)\s+(?:anymore|any\s+more|these\s+days)\b", _b_stopped_doing, I),
-    Rule("en.preference.fav", "en", "preference", 3020,
-         r"\bmy\s+(?:all[- ]time\s+)?(?:fav|fave|favou?rite)\s+(?P<kind>(?:tv\s+)?show|band|singer|artist|movie|film|book|game|"
-                r"video\s+game|food|snack|drink|song|album|anime|podcast|sport|team|author|restaurant|season|place|hobby|dish|"
-                r"cuisine)\s+(?:of\s+all\s+time\s+|ever\s+|right\s+now\s+|atm\s+|lately\s+|these\s+days\s+)?(?:is|has\s+to\s+be|"
-                r"would\s+be|'s)\s+(?:(?:prob|probably|definitely|def|honestly|still|easily|hands\s+down|for\s+sure|just|always)\s+)*"
-                r"(?P<obj>[^,.!?;:\n]{1,40}?)(?=\s*[,.!?;:\n(]|$|\s+(?:lol|lmao|tbh|haha\w*|btw|because|cause|cuz|since|I've|Ive|I\s)\b)", _b_fav, I),
-    Rule("en.preference.over", "en", "preference", 3030,
-         r"(?:^|[.!?]\s*)(?:(?:honestly|tbh|ngl|lol|ok|okay|but|also)\s+)*(?P<verb>not\s+(?:a\s+(?:big\s+|huge\s+)?fan\s+of|"
-                r"into|big\s+on))\s+" + OBJ, _b_over, I),
     Rule("en.preference.job_feeling", "en", "preference", 3040,
          r"\bI\s+" + ADV + r"(?P<verb>love|like|enjoy|hate|dislike|can't\s+stand|don't\s+like)\s+my\s+(?P<what>job|work)\b", _b_job_feeling, I),
     Rule("en.preference.afraid", "en", "preference", 3050,
@@ -274,53 +158,18 @@ PREFERENCE_RULES: list[Rule] = [
     Rule("en.preference.fan_here", "en", "preference", 3070,
          r"(?:^|[.!?,]\s*)(?:(?:a|such\s+a|total|huge|big|massive|die-?hard)\s+)+(?P<obj>[\w-]+(?:\s[\w-]+)?)\s+(?:fan|stan|nerd)"
                 r"\s+here\b", _b_fan_here, I),
-    Rule("en.preference.used_to", "en", "preference", 3080,
-         r"\bI\s+used\s+to\s+(?P<verb>love|like|enjoy|adore|be\s+(?:obsessed\s+with|into|(?:a\s+)?(?:big\s+|huge\s+)?fan\s+of))\s+"
-                + OBJ + r"(?=[^.!?;\n]*\b(?:but|now|anymore|any\s+more|not\s+anymore)\b)", _b_used_to, I),
-    Rule("en.preference.not_for_me", "en", "preference", 3090,
-         r"(?:^|[.!?]\s*|\b(?:but|honestly|tbh|and)\s+)(?P<obj>[\w' -]{2,30}?)\s+(?:just\s+|really\s+|honestly\s+)?(?:isn't|is\s+not|aren't|"
-                r"are\s+not)\s+(?:really\s+)?(?:for\s+me|my\s+thing|my\s+jam|my\s+vibe)(?:\s+(?:anymore|any\s+more|now))?", _b_not_for_me, I),
-    Rule("en.preference.no_longer.2", "en", "preference", 3100,
-         r"\bI\s+no\s+longer\s+(?P<verb>eat|drink|like|watch|play|listen\s+to|do|enjoy)\s+" + OBJ, _b_no_longer, I),
-    Rule("en.preference.gone_off", "en", "preference", 3110,
-         r"\bI(?:'ve|\s+have)?\s+(?:totally\s+|kind\s+of\s+|kinda\s+|completely\s+)?(?:gone\s+off|gotten\s+sick\s+of|"
-                r"fallen\s+out\s+of\s+love\s+with|lost\s+interest\s+in|grown\s+out\s+of|outgrown)\s+" + OBJ, _b_gone_off, I),
     Rule("en.preference.dont_eat", "en", "preference", 3120,
          r"(?:\bI\s+|(?:^|[,;:]\s*))(?:don't|do\s+not|never|can't|cannot)\s+(?P<verb>eat|drink)\s+" + OBJ, _b_dont_eat, I),
-    Rule("en.preference.dislike", "en", "preference", 3130,
-         r"\bI(?:'ve|\s+have)?\s+never\s+(?:really\s+)?(?P<verb>liked|enjoyed|been\s+(?:a\s+fan\s+of|into|big\s+on))\s+" + OBJ, _b_dislike, I),
-    Rule("en.preference.like_it", "en", "preference", 3140,
-         r"(?:going\s+to|have|got|heading\s+to|off\s+to)\s+(?:my\s+|the\s+|a\s+)?(?P<obj>[\w-]+\s+(?:class|classes|lessons?|"
-                r"practice|club|session|group|league|rehearsal|training|meetup))\b[^.!?]{0,40}?,?\s*(?:and\s+)?I\s+(?:really\s+|"
-                r"absolutely\s+|just\s+|honestly\s+|genuinely\s+)*(?:love|enjoy|adore)\s+(?:it|them|that)\b", _b_like_it, I),
-    Rule("en.preference.dislike.2", "en", "preference", 3150,
-         r"(?:^|[.!?]\s*)(?P<obj>[A-Za-z][\w' -]{2,30}?)\?\s*(?:no\s+thanks|hard\s+pass|no\s+way|never|nope|not\s+for\s+me|"
-                r"ew+|yuck|absolutely\s+not|pass)\b", _b_dislike, I),
-    Rule("en.preference.cant", "en", "preference", 3160,
-         r"\bI\s+(?:just\s+|really\s+)?(?:can't|cannot|could\s+never)\s+(?P<verb>watch|eat|listen\s+to|drink|read|stomach)\s+"
-                + OBJ, _b_cant, I),
-    Rule("en.mood.mood_feel", "en", "mood", 3170,
-         r"\bI(?:'m|\s+am|'ve\s+been|\s+have\s+been)?\s*(?:feeling|feel|felt)\s+(?:(?:pretty|so|really|kinda|a\s+bit|"
-                r"a\s+little|super|very)\s+)*(?P<mood>down|low|blue|off|sad|lost|stuck|flat|numb)\b", _b_mood_feel, I),
     Rule("en.preference.dislike.3", "en", "preference", 3180,
          r"\bI\s+" + ADV + r"(?P<verb>hate|dislike|despise|loathe|detest|can't\s+stand|cannot\s+stand|"
                 r"don't\s+(?:really\s+)?(?:like|enjoy|love)|do\s+not\s+like|can't\s+do|am\s+not\s+into)\s+" + OBJ, _b_dislike, I),
     Rule("en.preference.over.2", "en", "preference", 3190,
          LIKE_HEAD + ADV + r"(?P<verb>over|sick\s+of|tired\s+of|done\s+with|fed\s+up\s+with|bored\s+(?:of|with)|"
                 r"not\s+(?:a\s+(?:big\s+|huge\s+)?fan\s+of|into|big\s+on))\s+" + OBJ, _b_over, I),
-    Rule("en.preference.taste", "en", "preference", 3200,
-         r"\b(?P<obj>[\w-]+)\s+(?P<sense>tastes?|smells?)\s+(?:(?:exactly|just|literally|basically|kinda)\s+)*"
-                r"like\s+(?P<what>soap|dirt|cardboard|garbage|trash|feet|medicine|metal|chemicals|plastic|nothing|"
-                r"sweat|grass|perfume|rubber|poison|death|dish\s?water|bleach|mud)\b", _b_taste, I),
     Rule("en.preference.quit", "en", "preference", 3210,
          r"\bI(?:'ve|\s+have)?\s+(?:(?:finally|officially|just|recently|completely|totally)\s+)*"
                 r"(?:quit|gave\s+up(?:\s+on)?|given\s+up(?:\s+on)?|stopped|cut\s+out|kicked)\s+"
                 r"(?P<ger>(?:drinking|eating|smoking|playing|doing|watching|going\s+to|using|vaping)\s+)?" + OBJ, _b_quit, I),
-    Rule("en.preference.quit.2", "en", "preference", 3220,
-         r"(?:^|[.!?]\s*)(?:(?:so|well|welp|yeah|update|ok|also)[:,]?\s+)?(?:finally\s+|officially\s+)?(?:quit|gave\s+up(?:\s+on)?|cut\s+out|kicked)\s+"
-                r"(?P<ger>(?:drinking|eating|smoking|playing|doing|watching|going\s+to|using|vaping)\s+(?!cold\s+turkey))?" + OBJ
-                + r"(?=\s+(?:cold\s+turkey\s+)?(?:last\s+(?:week|month|year)|\w+\s+(?:weeks?|months?|years?)\s+ago|a\s+while\s+ago|recently|for\s+good|"
-                r"this\s+(?:year|month))\b)", _b_quit, I),
     Rule("en.preference.like_verb", "en", "preference", 3230,
          r"\bI\s+" + ADV + r"(?P<verb>love|adore|like|enjoy)\s+" + OBJ, _b_like_verb, I),
     Rule("en.preference.into", "en", "preference", 3240,
@@ -329,11 +178,6 @@ PREFERENCE_RULES: list[Rule] = [
     Rule("en.preference.person", "en", "preference", 3250,
          r"\b(?:I'm|I\s+am|im)\s+(?:(?:such|totally|so|definitely|a|an|huge|big|total|massive|really)\s+)*"
                 r"(?P<obj>[\w-]+(?:\s[\w-]+)?)\s+(?:person|fan|lover|addict|nerd|junkie|fanatic)\b", _b_person, I),
-    Rule("en.preference.sane", "en", "preference", 3260,
-         r"\b(?:I've\s+got|I\s+have\s+got|I\s+have|got)\s+(?:my\s+)?(?P<obj>\w+ing|\w+)\s*(?:tonight|today|later|"
-                r"tomorrow|this\s+\w+)?\s*,?\s*(?:and\s+)?(?:it's|it\s+is|that's|which\s+is)\s+(?:\w+\s+){0,2}?"
-                r"(?:the\s+only\s+thing\s+keeping\s+me\s+" + KEEPS + r"|what\s+keeps\s+me\s+" + KEEPS + r"|my\s+happy\s+place|"
-                r"my\s+therapy|my\s+lifeline|the\s+best\s+part\s+of\s+my\s+\w+)", _b_sane, I),
     Rule("en.preference.gross", "en", "preference", 3270,
          r"(?:^|(?<=[,.!?;])\s*|\b(?:but|and|honestly|tbh|ugh|man|god)\s+)(?P<obj>[\w-]+(?:\s[\w-]+)?)\s+(?:is|are)\s+"
                 r"(?:(?:so|honestly|literally|just|absolutely|truly|genuinely|kinda|pretty)\s+)*(?P<how>disgusting|gross|revolting|"
@@ -342,19 +186,6 @@ PREFERENCE_RULES: list[Rule] = [
          r"\b(?P<obj>[\w-]+(?:\s[\w-]+)?)\s+(?:is|keeps)\s+(?:\w+\s+){0,2}?(?:the\s+only\s+thing\s+keeping\s+me\s+"
                 + KEEPS + r"|keeps\s+me\s+" + KEEPS + r"|my\s+happy\s+place|my\s+therapy|my\s+(?:whole\s+)?life|my\s+everything|life(?=\s*(?:[.!?,;]|$))|bae\b|my\s+"
                 r"(?:favou?rite|fav|fave)\s+(?:thing|food|show|band|song|game|hobby|sport|book|movie|snack|drink))\b", _b_sane_or_fav, I),
-    Rule("en.preference.sane_or_fav.2", "en", "preference", 3290,
-         r"\bmy\s+(?P<obj>[\w-]+(?:\s[\w-]+)?)\s*,?\s*(?:they're|they\s+are|it's|it\s+is|which\s+(?:is|are))\s+(?:\w+\s+){0,2}?"
-                r"(?:what\s+keeps?\s+me\s+" + KEEPS + r"|the\s+only\s+thing\s+keeping\s+me\s+" + KEEPS + r"|my\s+happy\s+place|"
-                r"my\s+therapy|my\s+lifeline)", _b_sane_or_fav, I),
-    Rule("en.preference.sane_or_fav.3", "en", "preference", 3300,
-         r"(?:^|[.!?,]\s*)(?:(?:a\s+)?(?:big|huge|massive)\s+fan\s+of|obsessed\s+with|really\s+into)\s+" + OBJ, _b_sane_or_fav, I),
-    Rule("en.preference.sane_or_fav.4", "en", "preference", 3310,
-         r"\b(?P<obj>[\w-]+(?:\s[\w-]+)?)\s+(?:always\s+|really\s+|just\s+)?(?:fixes\s+my\s+mood|makes\s+me\s+(?:so\s+)?happy|"
-                r"makes\s+my\s+day|calms\s+me\s+down|cheers\s+me\s+up|is\s+my\s+escape|clears\s+my\s+head)", _b_sane_or_fav, I),
-    Rule("en.preference.sane_or_fav.5", "en", "preference", 3320,
-         r"\b(?P<obj>[\w-]+(?:\s[\w-]+)?)\s+(?:tonight|today|later|tomorrow|this\s+\w+)\s*[,-]?\s*(?:it's\s+|which\s+is\s+)?"
-                r"(?:(?:honestly|literally|genuinely|easily|always|basically)\s+)?(?:my|the)\s+(?:favou?rite|best)\s+part\s+of\s+"
-                r"(?:my|the)\s+(?:week|day|month)", _b_sane_or_fav, I),
 ]
 
 
@@ -370,31 +201,10 @@ PREFERENCE_RULES += [
          r"(?:^|[.!?,;]\s*|\b(?:and|but|so|honestly|tbh|ngl|also)\s+)(?P<obj>[\w'&-]+(?:\s+[\w'&-]+){0,3}?)\s+(?:is|are)\s+"
                 r"(?:(?:basically|literally|honestly|just|pretty\s+much|kinda|lowkey|truly|genuinely|officially|still|always|"
                 r"forever|simply|definitely|def)\s+)*my\s+(?P<what>" + MY_THING + r")\b", _b_my_thing, I),
-    Rule("en.preference.cant_handle", "en", "preference", 3350,
-         r"\b(?:I|my\s+(?:stomach|body|gut|skin|system))\s+(?:just\s+|really\s+|honestly\s+|literally\s+)?(?:can't|cannot|can\s+no\s+longer|"
-                r"couldn't)\s+(?:really\s+|even\s+)?(?:handle|tolerate|digest|stomach)\s+" + OBJ, _b_cant_handle, I),
-    Rule("en.preference.got_me_into", "en", "preference", 3360,
-         r"\b(?:got|gets|getting|finally\s+got)\s+me\s+(?:hooked\s+on|into|obsessed\s+with|addicted\s+to)\s+" + OBJ, _b_got_me_into, I),
-    Rule("en.preference.fav_colon.2", "en", "preference", 3370,
-         r"\bmy\s+(?:go-to|comfort|current|forever)\s+(?P<kind>(?:comfort\s+)?(?:show|movie|film|food|meal|snack|song|album|game|book|"
-                r"podcast|drink|order|karaoke\s+song|series|anime|artist|band))\s+(?:is|has\s+to\s+be|will\s+always\s+be|=|:)\s+"
-                r"(?P<obj>[^,.!?;:\n(]{2,50}?)(?=\s*[,.!?;\n(]|$|\s+(?:lol|lmao|tbh|btw|because|cuz|haha\w*|and\s+I)\b)", _b_fav_colon, I),
-    Rule("en.preference.like_it.2", "en", "preference", 3380,
-         r"\bI\s+(?:(?:could|would)\s+(?:honestly\s+|literally\s+|happily\s+|seriously\s+)*(?:eat|drink|live\s+on|listen\s+to|"
-                r"watch|play|read)|will\s+never\s+get\s+tired\s+of|never\s+get\s+tired\s+of)\s+" + OBJ
-                + r"(?=\s+(?:every\s+(?:day|single\s+day|night|meal)|forever|all\s+day|for\s+every\s+meal|on\s+repeat|24/7)|"
-                r"[^.!?;]*\b(?:never\s+get\s+tired|never\s+gets\s+old))", _b_like_it, I),
-    Rule("en.preference.not_person", "en", "preference", 3390,
-         r"\bI(?:'m|\s+am)\s+(?:just\s+|really\s+|honestly\s+|definitely\s+)?not\s+(?:a|an|really\s+a|much\s+of\s+a)\s+"
-                r"(?P<obj>[\w-]+(?:\s[\w-]+)?)\s+(?:person|fan|guy|girl|gal|lover)\b", _b_not_person, I),
     Rule("en.preference.taught_fav", "en", "preference", 3400,
          r"\b(?:taught|showed)\s+me\s+(?:how\s+)?to\s+" + OBJ + r"[^.!?;]{0,60}?\b(?:it's|its|it\s+is|that's|it\s+became|it's\s+become)\s+"
                 r"(?:(?:still|now|honestly|literally|basically|kinda)\s+)*my\s+(?:favou?rite|fav|fave)\s+"
                 r"(?P<what>(?:way|thing|hobby|part)\b[^,.!?;\n]{0,40}?)(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|lol)\b)", _b_taught_fav, I),
-    Rule("en.preference.ruins", "en", "preference", 3410,
-         r"(?:^|[.!?,]\s*|\b(?:but|honestly|tbh|ngl|and)\s+)(?P<obj>[\w-]+(?:\s[\w-]+)?)\s+(?:just\s+|literally\s+|always\s+)?"
-                r"(?:ruin|ruins)\s+(?:every|any|literally\s+every|the\s+whole)\s+(?:dish|meal|pizza|salad|sandwich|burger|food|recipe|"
-                r"drink|dessert|cake|soup|movie|show|song|book|game|thing)s?\b", _b_ruins, I),
 ]
 
 
@@ -487,23 +297,11 @@ PEOPLE_RULES: list[Rule] = [
          NAME + r"\s+(?i:and\s+I)\s+(?i:(?:just\s+|finally\s+|officially\s+)?(?:broke\s+up|split(?:\s+up)?|"
                 r"separated|are\s+done|called\s+it\s+quits|got\s+divorced|are\s+over|ended\s+things|"
                 r"are\s+(?:getting\s+divorced|splitting\s+up|breaking\s+up|separating|taking\s+a\s+break)))", _b_breakup),
-    Rule("en.relationship.breakup.2", "en", "relationship", 4010,
-         r"(?i:\bI\s+(?:just\s+|finally\s+)?(?:broke\s+up\s+with|dumped|divorced|split\s+(?:up\s+)?with)\s+)"
-                + NAME, _b_breakup),
-    Rule("en.relationship.breakup.3", "en", "relationship", 4020,
-         NAME + r"\s+(?i:(?:just\s+)?(?:broke\s+up\s+with|dumped)\s+me)\b", _b_breakup),
-    Rule("en.relationship.breakup.4", "en", "relationship", 4030,
-         NAME + r"\s+(?i:(?:just\s+|officially\s+)?(?:called|broke)\s+off\s+(?:the|our)\s+(?:engagement|wedding))\b", _b_breakup),
     Rule("en.relationship.named", "en", "relationship", 4040,
          REL_LEAD + r"(?i:(?P<rel>" + RELATIONS + "|" + PETS + r"))\s*,?\s+(?:named\s+|called\s+)?" + NAME
                 + r"(?P<rest>[^.!?;\n]*)", _b_named),
     Rule("en.relationship.couple", "en", "relationship", 4050,
          NAME + r"\s+(?i:and\s+I)\b", _b_couple),
-    Rule("en.relationship.couple.2", "en", "relationship", 4060,
-         r"(?i:\bI(?:'m|\s+am)\s+(?:dating|seeing|engaged\s+to|married\s+to))\s+" + NAME, _b_couple),
-    Rule("en.relationship.relative_news", "en", "relationship", 4070,
-         REL_LEAD + r"(?i:(?P<rel>" + RELATIONS + r"))(?:\s+|(?=['’]s\s))(?P<pred>(?i:(?:is|['’]s|works\s+as)\s+(?:a|an)\s+(?:[\w-]+\s+){0,2}?"
-                r"(?:" + JOBS + r")|works\s+(?:at|for)\s+[A-Z][\w'&-]*(?:\s+[A-Z][\w'&-]*)*))\b", _b_relative_news),
     Rule("en.relationship.new_pet", "en", "relationship", 4080,
          r"(?i:\b(?:adopted|got|rescued|brought\s+home|have)\s+(?:a|an|our|my)\s+(?:new\s+)?(?:[\w-]+\s+)?)(?P<rel>(?i:" + PETS
                 + r"))\b[^.!?]{0,40}?[.!?]*\s*(?i:(?:her|his|its|their)\s+name\s+is|named|called)\s+" + NAME, _b_new_pet),

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from memory.learn.rules.common import candidate, drop_fillers, norm_object, third_person
-from memory.learn.rules.en import INTRO, INTRO_FRAGMENT, JOBS, RELATIONS, I, _q
+from memory.learn.rules.en import INTRO, JOBS, RELATIONS, I, _q
 from memory.learn.rules.registry import Rule
 from memory.records import Candidate
 
@@ -34,64 +34,12 @@ def _where(m: re.Match) -> str:
     return " " + third_person(where) if where else ""
 
 
-def _b_the_job(m: re.Match, text: str) -> Candidate | None:
-    """"I'm the manager at Bloom now, they promoted me": a job said with "the"."""
-    if not (re.match(r"[A-Z]", m["org"]) or re.search(r"\b(?:promoted|hired|new\s+job|got\s+the\s+job|took\s+over)\b", text, I)):
-        return None
-    promoted = " (promoted)" if re.search(r"\bpromoted\b", text, I) else ""
-    return candidate("profile", f"Works as the {m['job'].strip()} at {third_person(m['org'].strip())}{promoted}", _q(m, text), "profile:job")
-
-
-def _b_been_doing(m: re.Match, text: str) -> Candidate | None:
-    """"been bartending for 6 years now": the user's trade."""
-    how = re.sub(r"\s+", " ", m["how"]).replace("yrs", "years").replace("yr", "year")
-    return candidate("profile", f"Has been {m['verb'].lower()} {how}", _q(m, text), "profile:job")
-
-
-def _b_new_job(m: re.Match, text: str) -> Candidate | None:
-    return candidate("profile", f"Works at {third_person(m['org'].strip())} (new job)", _q(m, text), "profile:job")
-
-
-def _b_dropped_out(m: re.Match, text: str) -> Candidate | None:
-    return candidate("profile", f"No longer studying: dropped out of {third_person(m['what'].strip())}", _q(m, text), "profile:study",
-                     polarity=-1)
-
-
-def _b_doing_now(m: re.Match, text: str) -> Candidate | None:
-    """"i'm driving for uber now": a job said as what the user does these days."""
-    return candidate("profile", f"Is {m['verb'].lower()} {m['prep'].lower()} {m['org'].strip()} now", _q(m, text), "profile:job")
-
-
 def _b_passed(m: re.Match, text: str) -> Candidate | None:
     """"I finally passed my CPA exam": a qualification the user now holds."""
     if re.search(r"\b(?:hope|hoping|if|think|pray|praying|wish|need\s+to|have\s+to|gotta|want\s+to)\b[^.!?]*$", text[:m.start()], I):
         return None
     what = third_person(m["what"].strip())
     return candidate("profile", f"Passed {what}", _q(m, text), f"profile:credential:{norm_object(m['what'])}")
-
-
-def _b_job_generic_you(m: re.Match, text: str) -> Candidate | None:
-    return _b_job(m, text)
-
-
-def _b_student(m: re.Match, text: str) -> Candidate | None:
-    level = (m.groupdict().get("level") or "").lower()
-    who = f"Is a {level} student" if level else "Is a student"
-    school = f" at {m['school']}" if m["school"] else ""
-    return candidate("profile", f"{who} studying {m['subj'].strip()}{school}", _q(m, text), "profile:job")
-
-
-def _b_status(m: re.Match, text: str) -> Candidate | None:
-    return candidate("profile", f"Is {m['job'].lower()}", _q(m, text), "profile:job")
-
-
-def _b_promoted(m: re.Match, text: str) -> Candidate | None:
-    job = re.sub(r"^(?:a|an|the)\s+", "", m["job"].strip(), flags=I)
-    return candidate("profile", f"Works as {job}{_where(m)} (promoted)", _q(m, text), "profile:job")
-
-
-def _b_not_job(m: re.Match, text: str) -> Candidate | None:
-    return candidate("profile", f"No longer works as a {m['job']}", _q(m, text), "profile:job", polarity=-1)
 
 
 def _article(word: str) -> str:
@@ -121,14 +69,6 @@ def _b_being_job(m: re.Match, text: str) -> Candidate | None:
     return _b_job(m, text)
 
 
-def _b_job_aside(m: re.Match, text: str) -> Candidate | None:
-    """A job given in passing after a first-person work cue: "since i work from home (ux writer, ...)"."""
-    before = text[max(0, m.start() - 60):m.start()]
-    if not re.search(r"\bI\s+(?:\w+\s+)?(?:work|freelance|started|quit|got\s+hired)\b|\bmy\s+(?:job|work|day\s+job)\b", before, I):
-        return None
-    return _b_job(m, text)
-
-
 def _b_job_here(m: re.Match, text: str) -> Candidate | None:
     """"Pharmacist here, ..." / "tired nurse here": the speaker introducing their job."""
     former = re.search(r"\b(?P<w>retired|former|ex-)\s*(?=" + re.escape(m["job"]) + r")", m.group(0), I)
@@ -147,25 +87,8 @@ def _b_job_verb(m: re.Match, text: str) -> Candidate | None:
     return candidate("profile", f"{verb} {phrase}", _q(m, text), "profile:job")
 
 
-def _b_shift(m: re.Match, text: str) -> Candidate | None:
-    return candidate("profile", f"Works {m['shift']}{_where(m)}", _q(m, text), "profile:job")
-
-
 def _b_works_at(m: re.Match, text: str) -> Candidate | None:
     return candidate("profile", f"Works at {third_person(drop_fillers(m['org'].strip()))}", _q(m, text), "profile:job")
-
-
-def _b_quit_job(m: re.Match, text: str) -> Candidate | None:
-    verb = {"lost": "Lost"}.get(m["verb"].lower(), "Quit")
-    return candidate("profile", f"{verb} their job", _q(m, text), "profile:job", polarity=-1)
-
-
-def _b_intro_job(m: re.Match, text: str) -> Candidate | None:
-    if not INTRO.search(text):
-        return None
-    job = m["job"].strip()
-    art = "an" if job[:1].lower() in "aeiou" and not re.match(r"U[A-Z]|u[bns]i|eu", job) else "a"
-    return candidate("profile", f"Works as {art} {job} {m['prep'].lower()} {m['place']}", _q(m, text).lstrip(", "), "profile:job")
 
 
 def _b_intro_bare(m: re.Match, text: str) -> Candidate | None:
@@ -179,92 +102,30 @@ def _b_intro_bare(m: re.Match, text: str) -> Candidate | None:
 
 
 WORK_RULES: list[Rule] = [
-    Rule("en.profile.not_job", "en", "profile", 1110,
-         r"\bI(?:'m|\s+am)\s+(?:not|no longer)\s+(?:a|an)\s+(?P<job>" + JOBS + r")\b"
-                r"(?:\s+(?:anymore|any more))?", _b_not_job, I),
     Rule("en.profile.job", "en", "profile", 1120,
          r"\b(?:I'm|I\s+am|im)\s+(?:(?:now|currently|actually|still|officially|finally|technically|also)\s+)*(?:a|an)\s+"
                 r"(?P<job>(?:[\w-]+\s+){0,2}?(?:" + JOBS + r"))\b"
                 r"(?P<where>\s+(?:at|for|in|to|with)\s+(?:(?:St|Mt|Ft|Dr)\.\s*)?[^,.!?;\n]{2,40}?)?(?=\s*(?:[,.!?;)]|—|$)|\s+(?:and|but|so|lol|now)\b)", _b_job, I),
-    Rule("en.profile.job.2", "en", "profile", 1130,
-         r"(?:\bI(?:'ve|\s+have)\s+|(?:^|[.!?,]\s*)|\bbut\s+|\band\s+)been\s+(?:a|an)\s+(?P<job>(?:[\w-]+\s+){0,2}?(?:" + JOBS + r"))"
-                r"\s+(?:for|since)\s+", _b_job, I),
-    Rule("en.profile.job.3", "en", "profile", 1140,
-         r"(?:^|[.!?,]\s*)(?:(?:and|so|now)\s+)?(?:(?:now|finally|officially)\s+)+(?:a|an)\s+(?P<job>(?:[\w-]+\s+){0,2}?(?:" + JOBS + r"))"
-                r"(?=\s*(?:[,.!?;)]|$)|\s+(?:and|but|so|lol|now)\b|\s*[^\w\s])", _b_job, I),
-    Rule("en.profile.job.4", "en", "profile", 1150,
-         r"\bbeing\s+(?:a|an)\s+(?P<job>(?:[\w-]+\s+){0,2}?(?:" + JOBS + r"))\s+(?:is|has\s+been|can\s+be|was)\b", _b_job, I),
     Rule("en.profile.being_job", "en", "profile", 1160,
          r"\bbeing\s+(?:a|an)\s+(?P<job>(?:[\w-]+\s+){0,2}?(?:" + JOBS + r"))\s+(?=(?:on|with|during|through|at|in|while|"
                 r"after|before|this|these|today|right\s+now|lately)\b)", _b_being_job, I),
-    Rule("en.profile.job_aside", "en", "profile", 1170,
-         r"\(\s*(?:(?:a|an)\s+)?(?P<job>(?:[\w-]+\s+){0,2}?(?:" + JOBS + r"))\s*(?=[,;)]|\s+(?:aka|btw|lol)\b)", _b_job_aside, I),
     Rule("en.profile.job_here", "en", "profile", 1180,
          r"(?:^|[.!?]\s+)(?:(?:hi|hey|hello|ok|so|yeah)[,!]?\s+)?(?:(?:(?:just\s+)?(?:a|an)|fellow|tired|exhausted|burnt[- ]out|"
                 r"burned[- ]out|overworked|retired|former|ex-|new|lonely|sleepy|broke)\s*)?(?P<job>(?:[\w-]+\s+){0,1}?(?:" + JOBS + r"))\s+here\b(?!\s*\?)"
                 r"(?!\s+(?:is|was|are|were|said|says|told|and\s+there|at|in|to|for))", _b_job_here, I),
-    Rule("en.profile.the_job", "en", "profile", 1190,
-         r"\b(?:I'm|I\s+am|im)\s+(?:(?:now|officially|finally|currently)\s+)?the\s+(?:new\s+)?(?P<job>(?:[\w-]+\s+){0,2}?(?:" + JOBS + r"))"
-                r"\s+(?:at|of|for)\s+(?P<org>(?:(?:a|an|the|my|our)\s+)?[\w'&.-]+(?:\s+[\w'&.-]+){0,3}?)(?=\s*(?:[,.!?;)]|$)|\s+(?:now|and|but|so|lol)\b)", _b_the_job, I),
-    Rule("en.profile.dropped_out", "en", "profile", 1210,
-         r"\bI\s+(?:(?:just|finally|officially|basically)\s+)*dropped\s+out\s+of\s+(?P<what>(?:law|med|grad|nursing|high|art|"
-                r"film|culinary|medical|graduate|beauty)\s+school|college|uni|university|my\s+(?:phd|ph\.d\.?|masters|master's|program|degree|"
-                r"course|bootcamp|apprenticeship))\b", _b_dropped_out, I),
-    Rule("en.profile.doing_now", "en", "profile", 1220,
-         r"\bI(?:'m|\s+am)\s+(?:(?:now|currently|just|basically)\s+)?(?P<verb>driving|delivering|working|bartending|waitressing|"
-                r"nannying|tutoring|freelancing|cleaning|dog\s+walking|waiting\s+tables)\s+(?P<prep>for|at)\s+(?P<org>(?-i:[A-Z])[\w'&.-]*"
-                r"(?:\s+(?-i:[A-Z])[\w'&.-]*){0,2}|uber|lyft|doordash|instacart|amazon|grubhub|ubereats|deliveroo)"
-                r"(?=\s+(?:now|full[- ]time|part[- ]time|these\s+days|for\s+now)\b)", _b_doing_now, I),
     Rule("en.profile.passed", "en", "profile", 1230,
          r"\bI\s+(?:(?:finally|officially|just|actually|totally)\s+)*(?:passed|aced|cleared)\s+(?P<what>(?:my|the)\s+(?:[\w-]+\s+){0,3}?"
                 r"(?:exams?|boards|bar(?:\s+exam)?|license|licensing\s+exam|certification|cert|driving\s+test|road\s+test|"
                 r"(?:NCLEX|MCAT|LSAT|CPA|step\s+[123]|qualifying|quals)(?:\s+exams?)?|defen[cs]e))\b(?!\s+(?:exam|test))", _b_passed, I),
-    Rule("en.profile.job.5", "en", "profile", 1240,
-         r"\bI\s+(?:really\s+|absolutely\s+|honestly\s+)*(?:love|like|enjoy|hate|miss)\s+being\s+(?:a|an)\s+"
-                r"(?P<job>(?:[\w-]+\s+){0,2}?(?:" + JOBS + r"))\b(?!\s+(?:friend|mom|dad|parent|sister|brother|kid))", _b_job, I),
-    Rule("en.profile.job_verb", "en", "profile", 1250,
-         r"\bI\s+(?P<verb>run|own|manage)\s+(?P<rest>(?:a|an|my\s+own|our|the)\s+(?:[\w-]+\s+){0,2}?(?:bakery|cafe|café|"
-                r"shop|store|business|restaurant|company|studio|salon|gym|practice|farm|bar|boutique|agency|startup|firm|"
-                r"clinic|daycare|food\s+truck|bookstore|coffee\s+shop)(?:\s+(?:downtown|in\s+[A-Z][\w-]+|online|from\s+home))?)", _b_job_verb, I),
-    Rule("en.profile.job.6", "en", "profile", 1260,
-         r"\b(?:got|started|landed|accepted|took|start)\s+(?:a|my|the)\s+(?:new\s+)?(?:job|position|role)\s+as\s+"
-                r"(?:a|an)\s+(?P<job>[^,.!?;\n]{2,40}?)(?P<where>\s+(?:at|for|in)\s+[^,.!?;\n]{2,40}?)?"
-                r"(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|last|this|today|yesterday)\b)", _b_job, I),
-    Rule("en.profile.job_generic_you", "en", "profile", 1270,
-         r"(?:^|[,.!?;]\s*|\bwhen\s+you're\s+|\bwhen\s+you\s+are\s+)(?:as|being)?\s*(?:a|an)\s+(?P<job>(?:[\w-]+\s+){0,2}?"
-                r"(?:" + JOBS + r"))(?=\s*,\s*I\b|\s*$|\s*[.!?])", _b_job_generic_you, I),
-    Rule("en.profile.student", "en", "profile", 1280,
-         r"\b(?:a|an)\s+(?P<level>freshman|sophomore|junior|senior|first-year|second-year|third-year|final-year|grad|"
-                r"graduate|phd|master's|undergrad|college|university|nursing|med|law)\s*(?:student\s+)?(?:studying|majoring\s+in)\s+"
-                r"(?P<subj>[\w ]{2,30}?)(?:\s+at\s+(?P<school>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)*))?(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol)\b)", _b_student, I),
-    Rule("en.profile.student.2", "en", "profile", 1290,
-         r"(?i:\bI(?:'m|\s+am)?\s+(?:currently\s+)?(?:studying|majoring\s+in|study)\s+)(?P<subj>[\w ]{2,30}?)\s+at\s+"
-                r"(?P<school>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)*)", _b_student),
-    Rule("en.profile.status", "en", "profile", 1300,
-         r"\bI(?:'m|\s+am)\s+(?:now\s+|finally\s+|officially\s+)?(?P<job>retired|unemployed|between\s+jobs|self-employed)\b", _b_status, I),
     Rule("en.profile.job.7", "en", "profile", 1310,
          r"\bI\s+work\s+(?:from\s+home\s+|remotely\s+|part[- ]time\s+|full[- ]time\s+|freelance\s+)?as\s+(?:a|an)\s+"
                 r"(?P<job>[^,.!?;\n]{2,40}?)"
                 r"(?P<where>\s+(?:at|for|in)\s+[^,.!?;\n]{2,40}?)?(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so)\b)", _b_job, I),
-    Rule("en.profile.promoted", "en", "profile", 1320,
-         r"\b(?:they|my boss|my manager|they've)\s+(?:just\s+)?(?:made|promoted)\s+me\s+(?:to\s+)?"
-                r"(?P<job>(?:a\s+|an\s+|the\s+)?[\w -]{2,30}?)(?P<where>\s+(?:at|for|in)\s+[^,.!?;\n]{2,40}?)?"
-                r"(?=\s*(?:[,.!?;]|$)|\s+(?:last|this|yesterday|today|and|but|lol)\b)", _b_promoted, I),
-    Rule("en.profile.promoted.2", "en", "profile", 1330,
-         r"\bI\s+(?:just\s+)?got\s+promoted\s+to\s+(?P<job>[\w -]{2,30}?)"
-                r"(?P<where>\s+(?:at|for|in)\s+[^,.!?;\n]{2,40}?)?(?=\s*(?:[,.!?;]|$)|\s+(?:last|this|and|but)\b)", _b_promoted, I),
     Rule("en.profile.teach", "en", "profile", 1340,
          r"\b(?:I\s+teach|teaching)\s+(?P<level>" + TEACH_LEVELS + r")\b(?!\s+(?:myself|to\s+my))", _b_teach, I),
     Rule("en.profile.job_verb.2", "en", "profile", 1350,
          r"\bI\s+(?P<verb>do|run|manage|own)\s+(?P<rest>(?:the\s+|a\s+|an\s+|my\s+own\s+)?[\w-]+(?:\s+[\w-]+)?"
                 r"\s+(?:for|at)\s+[^,.!?;\n]{2,50}?)(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol)\b)", _b_job_verb, I),
-    Rule("en.profile.job.8", "en", "profile", 1360,
-         r"(?:^|[.!?,;]\s*)as\s+(?:a|an)\s+(?P<job>(?:[\w-]+\s+){0,2}?(?:" + JOBS + r"))\s*,?\s+(?=(?:I|I'm|I've|we)\b)", _b_job, I),
-    Rule("en.profile.been_doing", "en", "profile", 1370,
-         r"(?:\bI(?:'ve|\s+have)\s+|(?:^|[.!?,;]\s*))been\s+(?P<verb>bartending|waitressing|waiting\s+tables|nannying|tutoring|teaching|"
-                r"nursing|freelancing|bartending|serving|driving\s+for\s+[A-Z]\w+|cooking\s+professionally|coding\s+professionally|"
-                r"cutting\s+hair|doing\s+hair|doing\s+nails)\s+(?P<how>for\s+(?:\d{1,2}|a\s+few|a\s+couple|two|three|four|five|six|seven|"
-                r"eight|nine|ten|fifteen|twenty)\+?\s+(?:yrs?|years?)|since\s+(?:19|20)\d\d)", _b_been_doing, I),
     Rule("en.profile.job_verb.3", "en", "profile", 1380,
          r"\bI\s+(?P<verb>drive|cook|write|code|design|clean|deliver|bartend|volunteer|nanny|tutor|edit|build|teach|"
                 r"wait\s+tables|work\s+retail|"
@@ -273,34 +134,12 @@ WORK_RULES: list[Rule] = [
                 r"school|restaurant|bank|store|shop|cafe|bar|pub|brewery|diner|hotel|magazine|newspaper|studio|nonprofit|charity|clinic|"
                 r"warehouse|app|service|college|university|academy|daycare|gym|salon|club|lounge|bistro|bakery)|(?-i:[A-Z])[\w'&-]*"
                 r"(?:\s+(?-i:[A-Z])[\w'&-]*)*)(?:\s+(?:in|downtown\s+in)\s+(?-i:[A-Z])[\w'.-]*(?:\s+(?-i:[A-Z])[\w'.-]*)?)?)", _b_job_verb, I),
-    Rule("en.profile.job_verb.4", "en", "profile", 1390,
-         r"\bI\s+(?:(?:still|currently|now|mostly|just)\s+)?(?P<verb>work)\s+(?P<rest>(?:the\s+)?(?:front\s+desk|register|"
-                r"cash\s+register|counter|reception|door|bar|kitchen|grill|fryer|floor|help\s+desk|deli\s+counter|night\s+desk|drive[- ]thru|"
-                r"checkout|phones)\s+(?:at|for|in)\s+(?:(?:a|an|the|my)\s+)?[\w'&-]+(?:\s+[\w'&-]+){0,3}?)"
-                r"(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol|now|mostly)\b)", _b_job_verb, I),
-    Rule("en.profile.job.9", "en", "profile", 1410,
-         r"(?i:(?:^|[.!?,]\s*)(?:currently\s+|now\s+)?working\s+as\s+(?:a|an)\s+)(?P<job>[^,.!?;\n]{2,40}?)"
-                r"(?P<where>\s+(?:at|for|in)\s+[^,.!?;\n]{2,40}?)?(?=\s*(?:[,.!?;]|$))", _b_job),
-    Rule("en.profile.shift", "en", "profile", 1430,
-         r"\bI\s+work\s+(?P<shift>nights|night\s+shifts?|the\s+night\s+shift|overnights|evenings|weekends|"
-                r"early\s+mornings|double\s+shifts|12-hour\s+shifts|the\s+graveyard\s+shift|graveyard)(?P<where>\s+(?:at|for|in)\s+[^,.!?;\n]{2,50}?)?"
-                r"(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol)\b)", _b_shift, I),
     Rule("en.profile.works_at", "en", "profile", 1440,
          r"(?i:\bI\s+(?:also\s+|currently\s+|now\s+)?work\s+(?:remotely\s+|part[- ]time\s+|full[- ]time\s+|from\s+home\s+)?(?:at|for)\s+)"
                 r"(?P<org>(?i:a|an|the)\s+[^,.!?;\n]{2,40}?|[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*)*)"
                 r"(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol|now|as)\b)", _b_works_at),
-    Rule("en.profile.quit_job", "en", "profile", 1450,
-         r"\bI\s+(?:just\s+)?(?P<verb>quit|left|lost)\s+my\s+job\b", _b_quit_job, I),
-    Rule("en.profile.intro_job", "en", "profile", 1500,
-         INTRO_FRAGMENT, _b_intro_job),
     Rule("en.profile.intro_bare", "en", "profile", 1520,
          r"(?:^|[,:;]\s*)(?:(?P<parent>(?i:(?:single\s+)?(?:mom|mum|dad|mother|father|parent)\s+of\s+"
                 r"(?:one|two|three|four|five|\d)(?:\s+(?:kids|boys|girls))?))|(?:(?i:a|an)\s+)?(?P<job>(?:[\w-]+\s+){0,2}?(?i:" + JOBS + r")))"
                 r"(?=\s*(?:[,;.!]|$))", _b_intro_bare),
-    Rule("en.profile.new_job", "en", "profile", 1610,
-         r"(?:\bI\s+(?:just\s+|finally\s+|officially\s+)?|(?:^|[.!?]\s*)(?:just\s+|finally\s+)?)(?:got|landed|started|accepted|took)\s+"
-                r"(?:a|the)\s+(?:new\s+)?(?:job|position|gig|role)\s+(?:at|with)\s+(?P<org>(?-i:[A-Z])[\w'&.-]*(?:\s+(?-i:[A-Z])[\w'&.-]*){0,3}"
-                r"|(?:a|an|the)\s+[\w'&-]+(?:\s+[\w'&-]+){0,2}?)(?=\s*(?:[,.!?;]|$)|\s+(?:and|but|so|lol|as|starting|next)\b)", _b_new_job, I),
-    Rule("en.profile.job.10", "en", "profile", 2010,
-         r"\b(?P<job>(?:[\w-]+\s+)?(?:" + JOBS + r"))\s+life\b(?!\s+(?:insurance|coach))", _b_job, I),
 ]

@@ -25,7 +25,6 @@ TOPICAL = r"(?:^|(?<=[，。！？,.!?\s]))(?P<obj>《[^》]{1,20}》|[^，。�
 BAD_NAME = re.compile(r"^(?:了|过|着|不|他|她|你|人|外卖|车|起床|吃饭|一声|过去|出来|去|来|妈|爸|什么|啥|叫|是|回|早|晚|多|少|别|快|"
                       r"赶|帮|给|做|吃|喝|睡|起|出|进|上|下|把|跟|和|在|到|等|[吧啊呀哦哈嘛呢啦哟喔]$)")
 ZAI = r"(?<![现正还实存好])在"
-SURNAMES = alternation("zh_surnames")
 BAD_PLACE = word_set("zh_bad_places")
 ENDEARMENTS = word_set("zh_endearments")
 JOB_SUFFIX = alternation("zh_jobs")
@@ -161,24 +160,11 @@ def _b_field_at(m: re.Match, text: str) -> Candidate | None:
     return candidate("profile", f"在{m['p']}做{m['j']}", _q(m, text), "profile:job")
 
 
-def _b_name_is(m: re.Match, text: str) -> Candidate | None:
-    name = m["n"]
-    if re.search(rf"(?:{JOB_SUFFIX}|人|的|生|族|控|迷|党|粉)$", name):
-        return None
-    return candidate("profile", f"名字叫{name}", _q(m, text), "profile:name")
-
-
 def _b_settled(m: re.Match, text: str) -> Candidate | None:
     if m["p"] in BAD_PLACE or _someone_else(text, m.start()):
         return None
     verb = m.group(0)[:m.group(0).index("在")]
     return candidate("profile", f"{verb}在{m['p']}", _q(m, text), "profile:city")
-
-
-def _b_workplace(m: re.Match, text: str) -> Candidate | None:
-    if _someone_else(text, m.start()):
-        return None
-    return candidate("profile", zh_note(m.group(0)), _q(m, text), "profile:job")
 
 
 def _b_zh_routine(m: re.Match, text: str) -> Candidate | None:
@@ -240,20 +226,6 @@ def _b_routine(m: re.Match, text: str) -> Candidate | None:
     return _routine(m, text, changed=False)
 
 
-def _b_routine_change(m: re.Match, text: str) -> Candidate | None:
-    """"现在改成晚上下班以后去夜跑了": the same routine at a new time (same topic, so it replaces the old one)."""
-    return _routine(m, text, changed=True)
-
-
-def _b_years_in(m: re.Match, text: str) -> Candidate | None:
-    """"来深圳第四年了", "在北京待了五年": where the user lives, and for how long."""
-    if m["p"] in BAD_PLACE or INSTITUTION.search(m["p"]) or re.search(r"家|公司|单位|这|那|哪", m["p"]) or _someone_else(text, m.start()):
-        return None
-    if re.search(r"[吗？?]", text[m.end():m.end() + 3]):
-        return None
-    return candidate("profile", zh_note(m.group(0)), m.group(0), "profile:city")
-
-
 def _same_place(text: str, end: int) -> str:
     """The clause after a job change that says what stayed the same ("还是那家奶茶店", "还是做运营")."""
     after = re.match(r"[^，。！？,.!?]*?[，,！!。]+\s*(?P<c>(?:还是|仍然|依然|也还是|继续)[^，。！？,.!?]{1,12})", text[end:])
@@ -277,21 +249,10 @@ def _b_moved_job(m: re.Match, text: str) -> Candidate | None:
     return candidate("profile", f"{m['v']}{m['org']}{_same_place(text, m.end())}", _q(m, text), "profile:job")
 
 
-def _b_trade(m: re.Match, text: str) -> Candidate | None:
-    """"我一个教书的", "我是送外卖的": a job said as what the user does."""
-    return candidate("profile", f"是{m['x']}的", _q(m, text), "profile:job")
-
-
 def _b_pregnant(m: re.Match, text: str) -> Candidate | None:
     if re.search(r"[吗？?]|如果|要是|想", text[max(0, m.start() - 3):m.end() + 2]):
         return None
     return candidate("profile", zh_note(m.group(0)), _q(m, text), "profile:pregnancy")
-
-
-def _b_diet(m: re.Match, text: str) -> Candidate | None:
-    if _negated_before(text, m.start() + 1) or re.search(r"[吗？?]", text[m.end():m.end() + 2]):
-        return None
-    return candidate("profile", zh_note(m.group(0)), _q(m, text), "profile:diet")
 
 
 def _b_own_shop(m: re.Match, text: str) -> Candidate | None:
@@ -323,10 +284,6 @@ def _b_plan(m: re.Match, text: str) -> Candidate | None:
     return candidate("profile", zh_note(m.group(0)), _q(m, text), f"profile:plan:{m['x']}")
 
 
-def _b_late(m: re.Match, text: str) -> Candidate | None:
-    return candidate("profile", zh_note(m.group(0)), _q(m, text), "profile:routine:bed")
-
-
 def _b_major(m: re.Match, text: str) -> Candidate | None:
     if _someone_else(text, m.start()):
         return None
@@ -355,21 +312,12 @@ PROFILE_RULES: list[Rule] = [
          rf"(?P<v>跳槽到|跳槽去|跳去|跳到|入职|加入)了?(?P<org>[A-Za-z][A-Za-z0-9&.]{{1,15}}|[{HAN}]{{2,6}}?)" + END + r"|了|啦|上班|工作)", _b_moved_job),
     Rule("zh.profile.routine", "zh", "profile", 10020,
          rf"(?P<when>{ROUTINE_WHEN})[^，。！？,.!?]{{0,16}}?(?P<act>{ROUTINE_ACT})", _b_routine),
-    Rule("zh.profile.routine_change", "zh", "profile", 10030,
-         rf"(?:现在|最近|后来)?(?:改成|换成|改到|改在|挪到)了?[^，。！？,.!?]{{0,12}}?(?P<act>{ROUTINE_ACT})", _b_routine_change),
-    Rule("zh.profile.years_in", "zh", "profile", 10040,
-         rf"(?:来|到|在)(?P<p>[{HAN}]{{2,6}}?)(?:已经|都|快|差不多)?(?:第(?P<n>[\d一二三四五六七八九十两]{{1,3}})个?年|"
-                rf"(?:待|呆|住|生活|工作|打拼|漂)了?(?:快|差不多|将近|整整)?[\d一二三四五六七八九十两]{{1,3}}年(?:多)?)(?:了|啦)?", _b_years_in),
-    Rule("zh.profile.name", "zh", "profile", 10050,
-         r"(?:我的名字|我名字)(?:叫|是)" + NAME, _b_name),
     Rule("zh.profile.name.2", "zh", "profile", 10060,
          r"(?<![你他她])我叫" + NAME, _b_name),
     Rule("zh.profile.address", "zh", "profile", 10070,
          r"(?P<call>叫我)" + NAME, _b_address),
     Rule("zh.profile.city", "zh", "profile", 10080,
          r"(?:我)?(?:现在)?住在" + PLACE, _b_city),
-    Rule("zh.profile.city.2", "zh", "profile", 10090,
-         r"现在住" + PLACE, _b_city),
     Rule("zh.profile.city.3", "zh", "profile", 10100,
          r"搬到了?" + PLACE, _b_city),
     Rule("zh.profile.work_city", "zh", "profile", 10110,
@@ -381,26 +329,10 @@ PROFILE_RULES: list[Rule] = [
          rf"(?:自己)?开了(?:一)?家(?P<x>[{HAN}]{{1,6}}?(?:店|馆|公司|工作室|餐厅|铺|诊所))", _b_own_shop),
     Rule("zh.profile.left_job", "zh", "profile", 10140,
          r"(?:我)?(?:已经)?(?P<v>辞职|离职|裸辞|被裁|失业)了", _b_left_job),
-    Rule("zh.profile.job.2", "zh", "profile", 10150,
-         rf"(?:干|做|搞)(?P<j>[{HAN}]{{0,3}}(?:{JOB_SUFFIX}|{WORK_FIELD}))(?:这行|这一行|这份工作)", _b_job),
     Rule("zh.profile.settled", "zh", "profile", 10160,
          rf"(?:定居|生活|住|工作|上班)在(?P<p>(?:(?!在)[{HAN}]){{2,6}}?)" + END + r"|了|啦|，)", _b_settled),
-    Rule("zh.profile.hometown", "zh", "profile", 10170,
-         rf"我是(?P<p>[{HAN}]{{2,4}}?)人(?=[，。！？,.!?\s]|$)", _b_hometown),
-    Rule("zh.profile.workplace", "zh", "profile", 10180,
-         ZAI + rf"(?P<p>(?:(?!在)[{HAN}]){{2,4}}?)(?:的)?(?:一家|一个|某)(?P<org>[{HAN}]{{0,6}}?(?:公司|单位|医院|学校|银行|工厂|"
-                r"酒店|餐厅|超市|店))(?:上班|工作|实习)", _b_workplace),
     Rule("zh.profile.zh_routine", "zh", "profile", 10190,
          r"(?:每天|平时|一般|现在|最近)?(?:早上|晚上|凌晨)?(?:改成)?(?P<t>[\d一二三四五六七八九十两]+点(?:半|多)?)(?:左右)?(?:才|就|就会|准时|必须)?(?P<w>起床|睡觉|上床|睡)(?!着)", _b_zh_routine),
-    Rule("zh.profile.name.3", "zh", "profile", 10200,
-         rf"我姓(?P<s>[{HAN}]{{1,2}})[，,]?\s*(?:叫|名叫|全名叫)(?P<n>[{HAN}]{{2,3}})(?=[，。！？,.!?\s]|$)", _b_name),
-    Rule("zh.profile.work_city.2", "zh", "profile", 10210,
-         rf"(?:调到|调去|调回|去了|来到|跳槽到|搬到|(?:刚|才|我)(?:来|到))(?P<p>[{HAN}]{{2,6}}?)(?:工作|上班|读书|上学|读研|生活)", _b_work_city),
-    Rule("zh.profile.workplace.2", "zh", "profile", 10220,
-         rf"(?:被)?(?:调到|调去|调回|外派到|派驻到?)(?:了)?(?P<p>[{HAN}]{{2,4}}?)(?P<org>分公司|总部|分部|分行|分店|门店|办事处|子公司)", _b_workplace),
-    Rule("zh.profile.workplace.3", "zh", "profile", 10230,
-         rf"(?:现在|目前|如今)?(?:在|去了)(?P<org>(?:一家|一个)[{HAN}A-Za-z]{{0,8}}?(?:公司|单位|医院|学校|银行|工厂|酒店|餐厅|店|"
-                rf"工作室|机构|企业|外企|国企|车企|律所|事务所))(?:上班|工作|实习|当|做)?(?=$|[，。！？,.!?~\s]|了|啦)", _b_workplace),
     Rule("zh.profile.major", "zh", "profile", 10240,
          rf"我(?:是|本科是|研究生是)?学(?P<x>[{HAN}A-Za-z]{{2,6}}?)的", _b_major),
     Rule("zh.profile.trait", "zh", "profile", 10250,
@@ -414,15 +346,6 @@ PROFILE_RULES: list[Rule] = [
                 r"爷爷奶奶|外婆)(?:一起)?住)", _b_household),
     Rule("zh.profile.plan", "zh", "profile", 10270,
          r"(?:在|正在)(?:准备|备考|备战)(?P<x>[\u4e00-\u9fffA-Za-z]{2,8}?)(?=$|[，。！？,.!?\s]|了|呢|啦)", _b_plan),
-    Rule("zh.profile.plan.2", "zh", "profile", 10280,
-         r"(?:明年|今年|年底|下半年|毕业后)(?:要|准备|打算|想)(?P<x>考研|考公|考编|出国|留学|结婚|买房|辞职|创业|跳槽|考[\u4e00-\u9fff]{1,3})", _b_plan),
-    Rule("zh.profile.plan.3", "zh", "profile", 10290,
-         r"(?:最近|现在|正在|一直)(?:在)?(?P<x>减肥|健身|戒烟|戒酒|控糖|备孕|养生)", _b_plan),
-    Rule("zh.profile.late", "zh", "profile", 10300,
-         r"(?:经常|每天|一般|总是|基本|天天)?熬夜到(?P<t>[\d一二三四五六七八九十两]+点(?:半|多)?)", _b_late),
-    Rule("zh.profile.name_is", "zh", "profile", 10310,
-         rf"(?:^|(?<=[，。！？,.!?\s])|(?<=你好)|(?<=你好呀)|(?<=嗨))我是(?P<n>(?:{SURNAMES})[{HAN}]{{1,2}}|(?:小|阿)[{HAN}]{{1,2}})"
-                rf"(?=[，。！？,.!?~\s]|$|啦|呀|哦|哈)", _b_name_is),
     Rule("zh.profile.hometown.2", "zh", "profile", 10320,
          rf"老家(?:是|在)(?P<p>[{HAN}]{{2,6}}?)(?:的|人)?" + END + ")", _b_hometown),
     Rule("zh.profile.job_at", "zh", "profile", 10330,
@@ -432,9 +355,6 @@ PROFILE_RULES: list[Rule] = [
                 rf"(?P<j>[{HAN}A-Za-z]{{0,6}}?(?:{JOB_SUFFIX}))", _b_job),
     Rule("zh.profile.field_at", "zh", "profile", 10350,
          ZAI + rf"(?P<p>(?:(?!在)[{HAN}]){{2,6}}?)做(?P<j>[{HAN}A-Za-z]{{0,4}}(?:{JOB_SUFFIX}|{WORK_FIELD}))", _b_field_at),
-    Rule("zh.profile.job.4", "zh", "profile", 10360,
-         rf"(?:以后|现在|终于|正式|已经|马上)(?:就|也)?(?:是|成为|成了|当上了?)(?:了)?(?:一名|一个|名|个)?(?:正式的|正式|一名)?"
-                rf"(?P<j>[{HAN}A-Za-z]{{0,6}}?(?:{JOB_SUFFIX}))", _b_job),
     Rule("zh.profile.major.2", "zh", "profile", 10370,
          rf"(?:学的是|专业是|读的是|学的专业是|主修|念的是)(?P<x>[{HAN}A-Za-z]{{2,8}}?)(?:专业)?" + END + r"|的|，)", _b_major),
     Rule("zh.profile.grade", "zh", "profile", 10380,
@@ -442,33 +362,14 @@ PROFILE_RULES: list[Rule] = [
                 r"(?=[，。！？,.!?\s]|$|了|的|学生|在|啦)", _b_grade),
     Rule("zh.profile.allergy", "zh", "profile", 10390,
          rf"(?:我)?对(?P<x>[{HAN}A-Za-z]{{1,8}}?)(?:严重|有点|特别)?过敏", _b_allergy),
-    Rule("zh.profile.job.5", "zh", "profile", 10400,
-         r"我的(?:职业|工作)是(?P<j>[^，。！？,.!?]{2,12})", _b_job),
     Rule("zh.profile.field", "zh", "profile", 10410,
          rf"(?<![叫])做(?P<j>[{HAN}A-Za-z]{{0,4}}(?:{JOB_SUFFIX}|{WORK_FIELD}))(?:的|工作)?", _b_field),
-    Rule("zh.profile.field.2", "zh", "profile", 10420,
-         rf"我(?:是|就是|一个|是个|是一个)?(?:干|搞)(?P<j>[{HAN}A-Za-z]{{0,4}}(?:{JOB_SUFFIX}|{WORK_FIELD}))的", _b_field),
-    Rule("zh.profile.trade", "zh", "profile", 10430,
-         r"我(?:是|就是)?(?:一个|个|一)?(?P<x>教书|写代码|敲代码|送外卖|送快递|开滴滴|跑滴滴|开出租|跑出租|卖保险|卖房子|种地|开货车|跑运输)"
-                r"的(?=[，。！？,.!?\s]|$|啦|呀|哈|嘛|，)", _b_trade),
-    Rule("zh.profile.job.6", "zh", "profile", 10440,
-         rf"(?:我的)?(?:本职|主业|正职|本职工作)(?:是|做)(?:一名|一个|个)?(?P<j>[{HAN}A-Za-z]{{0,6}}?(?:{JOB_SUFFIX}|{WORK_FIELD}))", _b_job),
     Rule("zh.profile.age", "zh", "profile", 10450,
          r"(?:我(?:今年)?|(?<![^，,。！!\s])今年)(?P<a>\d{2}|[二三四五六七八九]十[一二三四五六七八九]?)岁", _b_age),
-    Rule("zh.profile.age.2", "zh", "profile", 10460,
-         r"我是?(?P<a>[0-9]{2}|[零一二三四五六七八九]{2})后", _b_age),
     Rule("zh.profile.hometown.3", "zh", "profile", 10470,
          rf"老家(?![是在])(?P<p>[{HAN}]{{2,4}}?)(?:的|人)" + END + ")", _b_hometown),
-    Rule("zh.profile.city.4", "zh", "profile", 10480,
-         rf"(?<![你他她])我(?:现在)?住(?P<p>[{HAN}]{{1,6}}(?:区|市|县|镇|村|路|街|小区|新村|花园|公寓))" + END + r"|这边|那边|附近|，)", _b_city),
     Rule("zh.profile.grade.2", "zh", "profile", 10490,
          r"我(?:现在|目前)?(?:在读|在念|正在读)(?P<g>研|博|大学|本科|研究生|博士|高中|初中|大专|专科)(?=$|[，。！？,.!?\s]|了|呢|啦)", _b_grade),
-    Rule("zh.profile.workplace.4", "zh", "profile", 10500,
-         r"(?<![你他她])我(?:刚毕业[，,]?\s*)?(?:现在|目前|最近|还|一直)?(?:在|正在)找工作(?![的吗？?])", _b_workplace),
-    Rule("zh.profile.workplace.5", "zh", "profile", 10510,
-         r"(?<![你他她])我(?:现在|目前)?(?:在家|全职)带(?:娃|孩子|宝宝)", _b_workplace),
     Rule("zh.profile.pregnant", "zh", "profile", 10520,
          r"(?<![你他她])我(?:已经)?怀孕(?:了)?(?:[\d一二三四五六七八九十两]{1,2}(?:个月|周))?了?", _b_pregnant),
-    Rule("zh.profile.diet", "zh", "profile", 10530,
-         r"我(?:现在|已经|一直)?(?:吃素|吃全素|吃斋|茹素)", _b_diet),
 ]

@@ -66,14 +66,6 @@ def _b_like(m: re.Match, text: str) -> Candidate | None:
     return c
 
 
-def _b_my_life(m: re.Match, text: str) -> Candidate | None:
-    return _pref(m, text, "非常喜欢{obj}", 1)
-
-
-def _b_habit(m: re.Match, text: str) -> Candidate | None:
-    return _pref(m, text, f"喜欢{{obj}}（{m['when']}就去）", 1)
-
-
 def _b_dislike(m: re.Match, text: str) -> Candidate | None:
     clause = clause_at(text, m.start())
     if re.search(rf"(?:{RELS}|{PETS}|他|她|它)", re.sub(r"我(?:和|跟)(?!你)", "我", text[clause.start:m.start()])):
@@ -86,21 +78,9 @@ def _b_cannot(m: re.Match, text: str) -> Candidate | None:
     return _pref(m, text, f"不喜欢{m['v']}{{obj}}（{m['v']}不了）", -1)
 
 
-def _b_tired(m: re.Match, text: str) -> Candidate | None:
-    return _pref(m, text, f"已经{m['v'] or ''}腻了{{obj}}", -1)
-
-
 def _b_stopped(m: re.Match, text: str) -> Candidate | None:
     how = m.groupdict().get("how") or ""
     return _pref(m, text, f"{'现在' if how else '已经'}不{how}{m['v']}{{obj}}了", -1)
-
-
-def _b_not_lately(m: re.Match, text: str) -> Candidate | None:
-    return _pref(m, text, f"好久没{m['v']}{{obj}}了", -1)
-
-
-def _b_never_again(m: re.Match, text: str) -> Candidate | None:
-    return _pref(m, text, f"再也不想{m['v']}{{obj}}了", -1)
 
 
 def _b_dont_have(m: re.Match, text: str) -> Candidate | None:
@@ -133,11 +113,6 @@ def _b_doing_now(m: re.Match, text: str) -> Candidate | None:
     return candidate("preference", zh_note(m.group(0)), _q(m, text), f"preference:{norm_object(m['obj'])}")
 
 
-def _b_own(m: re.Match, text: str) -> Candidate | None:
-    polarity = -1 if re.search(r"讨厌|受不了|不喜欢", m["v"]) else 1
-    return candidate("preference", f"{m['v']}现在的{m['obj']}", _q(m, text), f"preference:{m['obj']}", polarity)
-
-
 def _b_favourite(m: re.Match, text: str) -> Candidate | None:
     """"我最喜欢的水果：山竹", "我最爱的歌手是周杰伦"."""
     obj = m["obj"]
@@ -145,14 +120,6 @@ def _b_favourite(m: re.Match, text: str) -> Candidate | None:
         return None
     said = f"最喜欢{m['kind']}{obj}" if m["kind"] in ("吃", "喝", "看", "听", "玩", "去") else f"最喜欢的{m['kind']}是{obj}"
     return candidate("preference", said, _q(m, text), f"preference:{norm_object(obj)}")
-
-
-def _b_fan(m: re.Match, text: str) -> Candidate | None:
-    """"我是易烊千玺的铁粉": a fan of someone; the same topic as a later 脱粉."""
-    obj = m["obj"]
-    if re.match(r"^(?:你|他|她|谁|什么|哪)", obj) or _someone_else(text, m.start()):
-        return None
-    return candidate("preference", f"是{obj}的{m['f']}", _q(m, text), f"preference:{norm_object(obj)}")
 
 
 def _b_unfan(m: re.Match, text: str) -> Candidate | None:
@@ -204,11 +171,6 @@ def _b_yyds(m: re.Match, text: str) -> Candidate | None:
     return _pref(m, text, "非常喜欢{obj}", 1)
 
 
-def _b_meh(m: re.Match, text: str) -> Candidate | None:
-    """"我对足球完全无感": not interested."""
-    return _pref(m, text, f"不喜欢{{obj}}（{m['v']}）", -1)
-
-
 def _b_happiest(m: re.Match, text: str) -> Candidate | None:
     return _pref(m, text, "{obj}" + m["how"], 1)
 
@@ -229,28 +191,16 @@ HABIT_TIME = (r"(?:每天|每个?周末|每周|平时|周末|晚上|早上)(?:�
               r"有空(?:的时候)?|没事(?:的时候)?|休息(?:的时候)?|空闲时间|闲下来")
 HABIT_ADV = r"(?:一般|通常|经常|基本上?|都|总是|习惯|喜欢|爱|会|常常|老是)"
 UNFAN = alternation("zh_unfan")
-FAN = alternation("zh_fans")
 PREFERENCE_RULES: list[Rule] = [
     Rule("zh.preference.favourite", "zh", "preference", 11000,
          rf"(?<![你他她])(?:我)?(?:最|超级?|特别)(?:喜欢|爱)的(?P<kind>(?:(?!就)[{HAN}]){{1,5}}?)(?:是|就是|[：:])\s*"
                 rf"(?P<obj>《[^》]{{1,20}}》|[{HAN}A-Za-z0-9·]{{1,10}}?)" + END + r"|了|啦|呀|啊|，|没有之一)", _b_favourite),
-    Rule("zh.preference.favourite.2", "zh", "preference", 11010,
-         rf"(?<![你他她])(?:我)?最(?:喜欢|爱)(?P<kind>吃|喝|看|听|玩|去)的(?:东西|食物|地方)?(?:是|就是|[：:])\s*"
-                rf"(?P<obj>《[^》]{{1,20}}》|[{HAN}A-Za-z0-9·]{{1,10}}?)" + END + r"|了|啦|呀|啊|，|没有之一)", _b_favourite),
-    Rule("zh.preference.fan", "zh", "preference", 11020,
-         rf"(?<![你他她])我(?:是|算是|一直是|可是|曾经是)(?:个|一个|一名|名)?(?P<obj>[{HAN}A-Za-z·]{{2,10}}?)的(?:超级|资深|忠实的?|铁杆)?(?P<f>{FAN})", _b_fan),
-    Rule("zh.preference.unfan", "zh", "preference", 11030,
-         rf"(?:已经|早就|彻底|正式|果断|终于)?(?P<v>{UNFAN})(?:了)?(?P<obj>[{HAN}A-Za-z·]{{2,10}}?)" + END + r"|了|啦)", _b_unfan),
     Rule("zh.preference.unfan.2", "zh", "preference", 11040,
          TOPICAL + rf"(?:我)?(?:已经|早就|彻底|正式|果断|终于)*(?P<v>{UNFAN})了", _b_unfan),
     Rule("zh.preference.side", "zh", "preference", 11050,
          rf"(?<![你他她])我(?:是|属于|一直是)(?:个|一个|坚定的|铁杆)?(?P<obj>[{HAN}]{{1,4}}?)(?P<f>派|党)(?![员委校章内外])", _b_side),
     Rule("zh.preference.yyds", "zh", "preference", 11060,
          TOPICAL + r"\s*(?:真的|简直|就是|绝对|永远)?(?:yyds|YYDS|永远的神|是神|绝绝子|天下第一)", _b_yyds),
-    Rule("zh.preference.meh", "zh", "preference", 11070,
-         rf"(?<![你他她])(?:我)?对(?P<obj>[{HAN}A-Za-z]{{1,8}}?)(?:完全|根本|一点|真的|实在|一直)?(?P<v>无感|没兴趣|不感兴趣|没什么兴趣|提不起兴趣)", _b_meh),
-    Rule("zh.preference.unfan.3", "zh", "preference", 11080,
-         rf"我(?:已经|早就|现在)?(?P<v>不是)(?P<obj>[{HAN}A-Za-z·]{{2,10}}?)的(?:{FAN})了", _b_unfan),
     Rule("zh.preference.leisure", "zh", "preference", 11090,
          rf"(?P<when>{HABIT_TIME})(?:我)?(?P<adv>(?:{HABIT_ADV}){{1,3}})?(?:约着|结伴)?(?:在家|去健身房|去|在)?(?P<obj>{LEISURE})", _b_leisure),
     Rule("zh.preference.that_is", "zh", "preference", 11100,
@@ -268,46 +218,15 @@ PREFERENCE_RULES: list[Rule] = [
                 + END + r"|的|了|，)", _b_dont_have),
     Rule("zh.preference.cannot", "zh", "preference", 11150,
          r"(?:突然|现在|已经|实在|真的|完全)(?P<v>吃|喝|看|听)不了" + OBJ, _b_cannot),
-    Rule("zh.preference.own", "zh", "preference", 11160,
-         r"(?P<v>喜欢|讨厌|热爱|受不了|不喜欢)(?:我|自己)的(?P<obj>工作|专业|职业|公司|工作环境)", _b_own),
-    Rule("zh.preference.dont_have.2", "zh", "preference", 11170,
-         rf"不(?:太|怎么|大|是很)?能(?P<v>吃|喝)(?P<obj>(?![了的])[{HAN}A-Za-z]{{1,6}}?)" + END + r"|的|了|，)", _b_dont_have),
     Rule("zh.preference.dislike", "zh", "preference", 11180,
          r"(?P<v>(?:从小(?:就)?|一直(?:都)?|天生|特别|很|超|最|好|非常|真的|有点)怕)" + OBJ, _b_dislike),
-    Rule("zh.preference.cannot.2", "zh", "preference", 11190,
-         TOPICAL + r"(?:真的|实在|已经|早就|再也|完全|根本|一点都|一点也)*(?P<v>看|吃|喝|听|玩|碰|接受)不了", _b_cannot),
-    Rule("zh.preference.tired", "zh", "preference", 11200,
-         TOPICAL + r"(?:真的|实在|已经|早就|都)*(?P<v>看|吃|听|玩|刷|追|喝)?腻了", _b_tired),
-    Rule("zh.preference.tired.2", "zh", "preference", 11210,
-         r"(?P<v>看|吃|听|玩|刷|追|喝)腻了" + OBJ, _b_tired),
-    Rule("zh.preference.stopped", "zh", "preference", 11220,
-         TOPICAL + rf"(?:已经|早就|现在|都|就|也|一点都|一点也|真的|完全)*不(?:再|想|想再)?(?P<v>{ZH_VERBS})了", _b_stopped),
-    Rule("zh.preference.not_lately", "zh", "preference", 11230,
-         TOPICAL + rf"(?:已经|早就|好久|很久|好几个月|好几年|一直)+没(?:再)?(?P<v>{ZH_VERBS})(?:过)?了", _b_not_lately),
     Rule("zh.preference.stopped.2", "zh", "preference", 11240,
          rf"(?:已经|早就|现在)*不再?(?P<v>{ZH_VERBS})" + OBJ + "了", _b_stopped),
-    Rule("zh.preference.stopped.3", "zh", "preference", 11250,
-         rf"(?:已经|早就|现在)*不(?P<how>怎么|太|大)(?P<v>{ZH_VERBS})" + OBJ + "了", _b_stopped),
-    Rule("zh.preference.my_life", "zh", "preference", 11260,
-         rf"对(?P<obj>[{HAN}A-Za-z]{{1,8}}?)(?:完全|根本|一点|简直)?(?:没有抵抗力|没抵抗力|上瘾|情有独钟|特别感兴趣|很感兴趣|着迷|毫无抵抗力)", _b_my_life),
-    Rule("zh.preference.quit", "zh", "preference", 11270,
-         r"(?P<v>戒了|戒掉了|放弃了|不再喜欢)" + OBJ, _b_quit),
-    Rule("zh.preference.quit.2", "zh", "preference", 11280,
-         r"(?:已经|早就)?(?P<v>戒)(?:掉)?" + OBJ.replace("(?P<obj>", "(?P<obj>(?!了)") + "了", _b_quit),
     Rule("zh.preference.quit.3", "zh", "preference", 11290,
          TOPICAL + r"(?:已经|早就)?(?P<v>戒了|卸载了|删了|退坑了|弃坑了|取关了|放弃了)", _b_quit),
-    Rule("zh.preference.doing_now.2", "zh", "preference", 11300,
-         rf"(?<![他她])我(?:现在)?(?:在|正在)(?P<v>学|练)(?P<obj>[{HAN}A-Za-z]{{2,6}}?)" + END + r"|了|呢|，|啦)", _b_doing_now),
-    Rule("zh.preference.never_again", "zh", "preference", 11310,
-         TOPICAL + rf"(?:死也|再也|绝对|永远|打死也)?不(?:会|想|敢)再?(?P<v>{ZH_VERBS}|坐|碰)了", _b_never_again),
     Rule("zh.preference.dislike.2", "zh", "preference", 11320,
          r"(?P<v>" + INTENS + r"(?:讨厌|不喜欢|不太喜欢|不爱吃|受不了|接受不了|害怕|最怕|反感))" + OBJ, _b_dislike),
     Rule("zh.preference.like", "zh", "preference", 11330,
          r"(?P<v>(?:超|超级|特别|非常|很|好|最|真的|巨)(?:迷|爱)(?![好情心人意])|" + INTENS
                 + r"(?:喜欢|热爱|爱吃|爱喝|爱看|爱玩|爱听|迷上了?|爱上了?|沉迷于?|痴迷于?))" + OBJ, _b_like),
-    Rule("zh.preference.my_life.2", "zh", "preference", 11340,
-         TOPICAL + r"(?:真的|简直|就|绝对)?是我的(?:命|最爱|心头好|本命|快乐源泉|精神食粮|白月光)", _b_my_life),
-    Rule("zh.preference.habit", "zh", "preference", 11350,
-         rf"(?:只要)?(?P<when>一(?:有空|休息|放假|下班|到周末|有时间|闲下来))(?:我)?就(?:会)?(?:去)?"
-                rf"(?P<obj>[{HAN}A-Za-z]{{2,8}}?)" + END + r"|了|，)", _b_habit),
 ]

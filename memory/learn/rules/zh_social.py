@@ -11,7 +11,7 @@ from datetime import date
 from memory.learn.rules.common import candidate, clause_at, clauses, quote_for, sentences, split_span
 from memory.learn.rules.lexicon import alternation
 from memory.learn.rules.registry import Rule
-from memory.learn.rules.zh import BAD_NAME, HAN, JOB_SUFFIX, NAME, PETS, RELS, SURNAMES, _q
+from memory.learn.rules.zh import BAD_NAME, HAN, JOB_SUFFIX, NAME, PETS, RELS, _q
 from memory.learn.rules.zh import zh_note as zh_clean  # zh_clean without "妹妹妹"
 from memory.records import Candidate
 
@@ -61,23 +61,6 @@ def _b_named(m: re.Match, text: str) -> Candidate | None:
     return candidate("relationship", content, quote_for(text, m.start(), rest_clause.end), f"relationship:{name}")
 
 
-def _b_pair(m: re.Match, text: str) -> Candidate | None:
-    """"我家两只猫芝麻和汤圆": one memory naming both pets."""
-    if BAD_NAME.match(m["n"]) or BAD_NAME.match(m["n2"]):
-        return None
-    return candidate("relationship", f"家里{m['num']}只{m['rel']}：{m['n']}和{m['n2']}", _q(m, text), f"relationship:{m['n']}")
-
-
-def _b_teammate(m: re.Match, text: str) -> Candidate | None:
-    """"我们组的老周人超好", "同事小王帮了我": a named colleague, classmate or neighbour."""
-    if not (m["rel"] or m["grp"]):
-        return None
-    rest_clause = clause_at(text, m.end("n") - 1)
-    rest = zh_clean(text[m.end("n"):rest_clause.end])
-    who = m["rel"] or re.sub(r"^我们|的$", "", m["grp"]) + "的"  # "组的老周": the user's own words
-    return candidate("relationship", f"{who}{m['n']}{rest}", quote_for(text, m.start(), rest_clause.end), f"relationship:{m['n']}")
-
-
 def _b_subject_news(m: re.Match, text: str) -> Candidate | None:
     """"咪咪上周去世了": news about someone named before (a pet name or nickname) as the subject."""
     if BAD_NAME.match(m["n"]) or re.match(r"小(?:时|区|孩|学|朋友|组|伙|姐姐|哥哥|姑娘|年轻)|阿姨", m["n"]):
@@ -104,47 +87,6 @@ def _b_breakup(m: re.Match, text: str) -> Candidate | None:
     return candidate("relationship", f"已经和{name}{verb}了", _q(m, text), f"relationship:{name}", -1)
 
 
-def _b_has(m: re.Match, text: str) -> Candidate | None:
-    clause = clause_at(text, m.start())
-    rest = text[m.end():clause.end]
-    more = re.match(r"[，,]\s*(?P<x>一儿一女|两个?(?:儿子|女儿)|都是[^，。！？]{1,6})", text[clause.end:])
-    content = zh_clean(text[m.start():clause.end] + ("，" + more["x"] if more else ""))
-    return candidate("relationship", content, _q(m, text) + rest if rest else _q(m, text), f"relationship:{m['rel']}")
-
-
-def _b_one_of_pets(m: re.Match, text: str) -> Candidate | None:
-    """"养了两只仓鼠，一只叫芝麻一只叫汤圆": one memory per pet."""
-    kept = list(re.finditer(rf"(?:养了?|我家|家里|我有)(?:两|三|四|几|2|3|4)(?:只|条|个)(?P<rel>{PETS})", text[:m.start()]))
-    if not kept or BAD_NAME.match(m["n"]):
-        return None
-    names = [n for n in re.findall(rf"(?:一|另一|另外一|第二)(?:只|条|个)(?:叫|名叫)([{HAN}]{{1,3}}?)(?=(?:一|另)(?:只|条|个)|[，,。！!？?\s~]|$)",
-                                   text[kept[-1].end():]) if not BAD_NAME.match(n)]
-    if names and names[0] != m["n"]:
-        return None  # the first name speaks for all of them
-    said = zh_clean(text[kept[-1].start():kept[-1].end()])
-    return candidate("relationship", f"{said}：{'和'.join(names or [m['n']])}", quote_for(text, kept[-1].start(), m.end()),
-                     f"relationship:{m['n']}")
-
-
-FALLOUT_ZH = re.compile(r"(?:(?:跟|和)(?:他|她)|我们)(?:已经|早就|彻底|正式)?(?:分手|分开|离婚|绝交|闹掰|断交|翻脸|不联系)|"
-                        r"(?:很|超|特别|好|真的|非常)?(?:讨厌|恨|不想理|不理|拉黑了?|删了?)(?:他|她)|"
-                        r"不想(?:再)?(?:跟|和)(?:他|她)(?:联系|来往|说话|做朋友)")
-SUBJECT_ZH = re.compile(rf"(?:^|(?<=[，。！？,.!?\s]))(?P<n>(?:小|阿|老)[{HAN}]{{1,2}}?|(?P<r>[{HAN}])(?P=r))(?=居然|竟然|又|把|出轨|劈腿|抢|骗|偷|背叛|说|在背后|"
-                        r"拉黑|删|跟|和|不|没|还)")
-
-
-def fallout(text: str) -> list[Candidate]:
-    """Someone named as the subject, then a break with "him/her" ("小北出轨了，我已经跟他分手了")."""
-    cue = FALLOUT_ZH.search(text)
-    if not cue:
-        return []
-    who = list(SUBJECT_ZH.finditer(text[:cue.start()]))
-    if not who or BAD_NAME.match(who[-1]["n"]):
-        return []
-    name, start = who[-1]["n"], who[-1].start()
-    return [candidate("relationship", zh_clean(text[start:cue.end()]), text[start:cue.end()], f"relationship:{name}", -1)]
-
-
 def _b_news(m: re.Match, text: str) -> Candidate | None:
     if re.match(NICK, text[m.end("rel"):]):
         return None  # "我弟弟小宇考上大学了" is kept under 小宇
@@ -166,24 +108,15 @@ PET_NAME = rf"(?P<n>(?:小|阿|老)[{HAN}]|[{HAN}]{{2}})(?=[{HAN}，。！？,.!
 REDUP_WORDS = "天常刚偷好慢悄默每渐稍早久时处样整足明往仅偏统白轻匆乖紧频连纷多狠活生高大快静呵哈嘿嘻嗯哦啊呜哇看说想试走聊问等谈逛玩尝听写学练找查摸抱亲睡吃喝妈爸哥姐弟妹爷奶姥宝个人家年月日次件位星"
 NICK = (rf"(?P<n>(?:小|阿)[{HAN}]{{1,2}}?|阿[A-Za-z]{{2,10}}|[A-Z][a-z]{{1,10}}|(?P<dup>(?![{REDUP_WORDS}])[{HAN}])(?P=dup))"
         rf"(?=[{HAN}，。！？,.!?\s（(]|$)")
-GROUP = r"我们(?:组|小组|部门|公司|办公室|团队|项目组|科室|单位|班|宿舍|寝室)(?:里|里面)?的?"
-COLLEAGUE = alternation("zh_colleagues")
 BREAKUP_WHEN = "已经|早就|终于|正式|彻底|刚|上周|昨天"  # said between the person and the breakup: never a name
 PEOPLE_RULES: list[Rule] = [
     Rule("zh.relationship.breakup", "zh", "relationship", 12000,
          rf"(?:我)?(?:和|跟)(?:{RELS})?(?!{BREAKUP_WHEN})(?P<n>(?:小|阿|老)[{HAN}]{{1,2}}?|[{HAN}]{{2}}?)(?:{BREAKUP_WHEN})?"
                 r"(?:分手|分开|离婚|绝交|闹掰|断交|翻脸)了?", _b_breakup),
-    Rule("zh.relationship.breakup.2", "zh", "relationship", 12010,
-         rf"(?:我)?(?:和|跟)(?P<n>{RELS})(?:{BREAKUP_WHEN})?(?:分手|分开|离婚|绝交|闹掰|断交|翻脸)了?", _b_breakup),
     Rule("zh.relationship.named", "zh", "relationship", 12020,
          rf"(?P<lead>我家的|我的|我家|我|和|跟|的|有个|有一个|有位|有一位|有只|有一只)(?:那|这)?(?:一)?(?:只|条)?(?P<rel>{RELS}|{PETS})(?:的名字)?叫" + NAME, _b_named),
     Rule("zh.relationship.named.2", "zh", "relationship", 12030,
          rf"(?P<lead>我的|我家|我|和|跟)(?P<rel>{RELS})" + NICK, _b_named),
-    Rule("zh.relationship.teammate", "zh", "relationship", 12040,
-         rf"(?P<grp>{GROUP})?(?:(?:我的?|和|跟)?(?P<rel>{COLLEAGUE}))?(?P<n>(?:老|小)(?:{SURNAMES}))(?=[{HAN}，。！？,.!?\s]|$)", _b_teammate),
-    Rule("zh.relationship.pair", "zh", "relationship", 12050,
-         rf"(?P<lead>我的|我家|我)(?P<num>两|三|四|2|3|4)(?:只|条)(?P<rel>{PETS})[，,]?(?:分别)?(?:叫)?"
-                rf"(?P<n>[{HAN}]{{1,3}}?)(?:和|跟|、|还有)(?P<n2>(?:小|阿)[{HAN}]{{1,2}}?|[{HAN}]{{2}})(?=[{HAN}，。！？,.!?\s]|$)", _b_pair),
     Rule("zh.relationship.named.3", "zh", "relationship", 12060,
          rf"(?P<lead>我的|我家|我)(?P<rel>{PETS})" + PET_NAME, _b_named),
     Rule("zh.relationship.kept_pet", "zh", "relationship", 12070,
@@ -192,9 +125,6 @@ PEOPLE_RULES: list[Rule] = [
          rf"(?:我|跟我|和我)(?P<rel>{RELS})(?P<pred>[^，。！？,.!?]*?(?:{NEWS}))", _b_news),
     Rule("zh.relationship.news.2", "zh", "relationship", 12090,
          rf"(?:跟|和)(?:我)?(?P<rel>{RELS})(?P<pred>[^，。！？,.!?]{{0,8}}?(?:{NEWS}))", _b_news),
-    Rule("zh.relationship.news.3", "zh", "relationship", 12100,
-         rf"我(?:有个|有一个|有位)(?P<rel>{FAMILY})(?P<pred>[^，。！？,.!?]{{0,8}}?(?:{NEWS}|在(?:读|上|念)[{HAN}]{{1,4}}|"
-                rf"在[{HAN}]{{2,6}}(?:上班|工作|读书)))", _b_news),
     Rule("zh.relationship.subject_news", "zh", "relationship", 12110,
          r"(?:^|(?<=[，。！？,.!?\s]))" + NICK.replace("(?=[", "(?=(?:上周|昨天|前天|最近|前几天|突然|刚刚?|今天)?(?:{NEWS}))(?=[", 1)
                 .replace("{NEWS}", NEWS), _b_subject_news),
@@ -203,10 +133,6 @@ PEOPLE_RULES: list[Rule] = [
     Rule("zh.relationship.news.4", "zh", "relationship", 12130,
          rf"(?:我|我的|我家)(?P<rel>{FAMILY})(?P<pred>(?:是|当|做)(?:一名|一个|个|名)?[{HAN}A-Za-z]{{0,6}}?(?:{JOB_SUFFIX})|"
                 rf"在[^，。！？,.!?]{{2,10}}?(?:上班|工作|读书|上学|读研|(?:当|做)[{HAN}A-Za-z]{{0,6}}?(?:{JOB_SUFFIX})))", _b_news),
-    Rule("zh.relationship.has", "zh", "relationship", 12140,
-         rf"我(?:家)?有(?P<n>一|两|三|四|五|[1-5])(?:个|只|条)(?P<rel>孩子|儿子|女儿|娃|宝宝|兄弟姐妹|姐姐|哥哥|弟弟|妹妹|{PETS})", _b_has),
-    Rule("zh.relationship.one_of_pets", "zh", "relationship", 12150,
-         rf"(?:一|另一|另外一|第二)(?:只|条|个)(?:叫|名叫)(?P<n>[{HAN}]{{1,3}}?)(?=(?:一|另)(?:只|条|个)|[，,。！!？?\s~]|$)", _b_one_of_pets),
 ]
 MOOD_RULES: list[Rule] = [Rule("zh.mood.mood", "zh", "mood", 12600,
          MOOD, _b_mood)]
@@ -250,11 +176,6 @@ def _scan_feedback(text: str, today: date) -> list[Candidate]:
     return feedback(text)
 
 
-def _scan_fallout(text: str, today: date) -> list[Candidate]:
-    return fallout(text)
-
-
 SCAN_RULES: list[Rule] = [
     Rule("zh.feedback.style", "zh", "feedback", 13000, None, scan=_scan_feedback),
-    Rule("zh.relationship.fallout", "zh", "relationship", 13010, None, scan=_scan_fallout),
 ]
