@@ -40,6 +40,9 @@ def test_a_new_value_in_the_same_slot_retires_the_old_one(cli, before, after, ol
 @pytest.mark.parametrize("before,after,kept_word", [
     # another slot: a new hobby, a new pet, a sister's move leave the user's city standing
     ("I live in Austin", "just started learning the cello, my fingers hurt", "Austin"),
+    # news of another person never replaces who the user is, though it names a city or a job
+    ("I live in Austin", "my sister moved to Denver last month, I miss her already", "Austin"),
+    ("I'm a cashier at a supermarket", "my husband Dan just started at a law firm downtown", "cashier"),
     ("我在杭州住了三年了", "最近开始学游泳 每周去两次", "杭州"),
     ("I'm a cashier at a supermarket", "we adopted a rescue greyhound called Pip", "cashier"),
 ])

@@ -21,7 +21,7 @@ from scipy import sparse
 
 from memory.learn.classifier import TrainedExtractor
 from memory.learn.clause_memory import topic_words
-from memory.records import Candidate, Memory
+from memory.records import Candidate, Memory, about
 from memory.text import has_cjk, has_negation
 
 REPLACE_PROBABILITY = 0.5
@@ -259,10 +259,11 @@ class Replacements:
     def replaced(self, cand: Candidate, stored: list[Memory], threshold: float | None = None) -> list[Memory]:
         """The (at most two) stored memories the candidate most likely replaces, above the threshold.
         Any category but events can be replaced: a change of mind is filed as a taste, a fact or a wish
-        depending on how it was said ("call me Bex" / "can you start using Rebecca?")."""
+        depending on how it was said ("call me Bex" / "can you start using Rebecca?"). News of another person never
+        replaces who the user is: "my sister moved to Denver" leaves "Lives in Austin" (the same city slot)."""
         if cand.category == "event":
             return []
-        pool = [m for m in stored if m.category != "event"]
+        pool = [m for m in stored if m.category != "event" and (m.category != "profile" or about(cand.topic) == "user")]
         bar = REPLACE_PROBABILITY if threshold is None else threshold
         hits = sorted((x for x in self.scored(cand, pool) if x[1] >= bar), key=lambda x: -x[1])
         return [m for m, _ in hits[:MAX_REPLACED]]
