@@ -224,11 +224,6 @@ class TrainedExtractor:
         return self._scores(texts, probs, clauses)
 
     @property
-    def slots(self) -> tuple[str, ...]:
-        """The slot head's classes ("profile:city", "relationship:status"…, and "other")."""
-        return self._heads["slot"].classes
-
-    @property
     def width(self) -> int:
         """How many n-gram features a row has."""
         return len(self._idf)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from memory.learn.clause_memory import CHANGE_ONLY, topic_words
+from memory.learn.clause_memory import CHANGE_ONLY, SLOT_CONFIDENCE, TOPIC_WORDS_MARK, topic_words
 from memory.learn.supersede import Replacements
 from memory.records import Candidate, Memory
 from memory.storage import vectors
@@ -102,21 +102,28 @@ def _shares_topic_words(cand: Candidate, old: Memory, with_message: bool = True)
 
 
 def _linked(cand: Candidate, old: Memory, replacements: Replacements, change_only: bool) -> bool:
-    """Is there more than the pair model's say-so between a clause and a memory it would replace? A shared word or
-    the same one-at-a-time slot always counts (the slot head's sure reading of each, or their topic keys: a new
-    city, job, diet or partner, "two months into Denver life" / "Lives in Austin"). Otherwise, unless the clause is
-    kept only as a change, a stated change or a turned polarity ("loves sushi" / "raw fish isn't my thing") does.
-    Without any, a clause about something else ("don't joke about my dad's illness") replaced what sat nearest to it
+    """Is there more than the pair model's say-so between a clause and a memory it would replace? A shared word
+    always counts; a clause kept only as a change needs one. Otherwise a stated change, a turned polarity ("loves
+    sushi" / "raw fish isn't my thing"), or the same one-at-a-time slot (a new job, a new partner) does. Without
+    any, a clause about something else ("don't joke about my dad's illness") replaced what sat nearest to it
     ("wants a casual tone") in a full memory: scripts/eval_bystanders.py counts those."""
-    if _shares_topic_words(cand, old) or replacements.same_slot(cand, old):
+    if _shares_topic_words(cand, old):
         return True
-    return not change_only and (cand.change >= CHANGE_CONFIDENCE or has_negation(old.content) != (cand.polarity < 0))
+    if change_only:
+        return False
+    if cand.change >= CHANGE_CONFIDENCE or has_negation(old.content) != (cand.polarity < 0):
+        return True
+    slot = cand.topic or ""
+    if not slot or TOPIC_WORDS_MARK in slot or ":" not in slot:
+        return False
+    old_slot, old_p = replacements.slot_of(old)
+    return old_slot == slot and old_p >= SLOT_CONFIDENCE
 
 
 def _kept_link(store: MemoryStore, cand: Candidate, old: Memory, replacements: Replacements, change_only: bool) -> bool:
-    """The pair model's replacement stands on a shared word or the same one-at-a-time slot, or on closeness in
-    meaning, or on a weaker link (a stated change, a turned polarity) together with some closeness."""
-    if _shares_topic_words(cand, old) or replacements.same_slot(cand, old):
+    """The pair model's replacement stands on a shared word, or on closeness in meaning, or on a weaker link (a stated
+    change, a turned polarity, the same slot) together with some closeness."""
+    if _shares_topic_words(cand, old):
         return True
     close = _closeness(store, cand, old, replacements)
     if close is None:

@@ -38,7 +38,6 @@ PAIR_FEATURES = (
 # split): changes superseded 62 -> 65 of 87 ("ride a vespa to work" / "on an ebike now"), bystanders retired for
 # nothing .95 % -> .97 %; 0.15 gave 67 of 87 at 1.09 %.
 RELATED_MEANING = 0.35
-SLOT_SURE = 0.4  # the slot head's probability from which its reading counts
 _KIN = {frozenset({"preference", "profile"}), frozenset({"profile", "relationship"})}
 
 
@@ -58,18 +57,12 @@ class Side:
     meaning: np.ndarray = field(default_factory=lambda: np.zeros(0))  # unit sentence vector (empty: none)
     cols: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # the row as arrays
     vals: np.ndarray = field(default_factory=lambda: np.zeros(0))
-    topic_slot: str = ""  # the slot its topic key names (a rule's "profile:city", the head's when it was stored)
     # The Chinese words of two or more characters, which `shared_words` also looks for inside the other text (a
     # turn compares one clause with every stored memory: testing each word for Chinese there was a tenth of it).
     cjk_words: frozenset[str] = field(init=False)
-    # The one-at-a-time slots it fills (city, job, diet, partner, form of address…): the slot head's sure reading,
-    # and the slot its topic key names. "Lives in Austin" / "two months into Denver life" share no word, one slot.
-    slots: frozenset[str] = field(init=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "cjk_words", frozenset(w for w in self.words if len(w) >= 2 and has_cjk(w)))
-        read = self.slot if self.slot_p >= SLOT_SURE else ""
-        object.__setattr__(self, "slots", frozenset({read, self.topic_slot}) - {"", "other"})
 
 
 def bigrams(text: str) -> frozenset[str]:
@@ -86,7 +79,7 @@ def pair_features(old: Side, new: Side, message: Side, cosines: tuple[float, flo
     words_message = min(3, shared_words(old, message)) / 3
     union = old.bigrams | message.bigrams
     jaccard = len(old.bigrams & message.bigrams) / len(union) if union else 0.0
-    same_slot = float(bool(old.slots & new.slots))
+    same_slot = float(old.slot != "other" and old.slot == new.slot and min(old.slot_p, new.slot_p) >= 0.4)
     both_open = float(old.slot == "other" and new.slot == "other")
     same_category = float(old.category == new.category)
     kin = float(same_category or frozenset({old.category, new.category}) in _KIN)
@@ -156,7 +149,7 @@ def shares_something(old: Side, new: Side, message: Side, cosine: float) -> bool
         return True
     if max(alike(old, new), alike(old, message)) >= RELATED_MEANING:
         return True
-    if old.slots & new.slots:
+    if old.slot != "other" and old.slot == new.slot and min(old.slot_p, new.slot_p) >= 0.4:
         return True
     common = len(old.bigrams & message.bigrams)
     union = len(old.bigrams) + len(message.bigrams) - common
@@ -164,13 +157,13 @@ def shares_something(old: Side, new: Side, message: Side, cosine: float) -> bool
 
 
 def side(row: dict[int, float], text: str, change: float, slot: str, slot_p: float, category: str,
-         vector: np.ndarray | None = None, topic_slot: str = "") -> Side:
-    """A Side from a text, the heads' readings of it, its sentence vector and the slot its topic key names."""
+         vector: np.ndarray | None = None) -> Side:
+    """A Side from a text, the heads' readings of it and its sentence vector."""
     meaning = np.zeros(0) if vector is None or not len(vector) else np.asarray(vector, dtype=np.float64)
     norm = float(np.linalg.norm(meaning)) if len(meaning) else 0.0
     return Side(row, frozenset(topic_words(text)), bigrams(text), has_negation(text), change, slot, slot_p, category,
                 text.lower(), meaning / norm if norm else np.zeros(0), np.fromiter(row.keys(), dtype=np.int64, count=len(row)),
-                np.fromiter(row.values(), dtype=np.float64, count=len(row)), topic_slot)
+                np.fromiter(row.values(), dtype=np.float64, count=len(row)))
 
 
 @dataclass(frozen=True)
@@ -204,21 +197,17 @@ class Replacements:
     def available(self) -> bool:
         return self.extractor.supersede_weights is not None
 
-    def _text_sides(self, texts: list[str], categories: list[str], changes: list[float] | None = None,
-                    topics: list[str | None] | None = None) -> list[Side]:
+    def _text_sides(self, texts: list[str], categories: list[str], changes: list[float] | None = None) -> list[Side]:
         rows = row_dicts(self.extractor.features(texts))
         scores = self.extractor.score_texts(texts)
         meanings = self.extractor.sentence_vectors(texts)
-        slots = set(self.extractor.slots)
-        return [side(rows[i], t, changes[i] if changes else s.change, s.slot, s.slot_p, c, meanings[i],
-                     (topics[i] or "") if topics and topics[i] in slots else "")
+        return [side(rows[i], t, changes[i] if changes else s.change, s.slot, s.slot_p, c, meanings[i])
                 for i, (t, s, c) in enumerate(zip(texts, scores, categories))]
 
     def _stored_sides(self, memories: list[Memory]) -> list[Side]:
-        keys = [(m.id, m.quote or m.content, m.category, m.topic) for m in memories]
+        keys = [(m.id, m.quote or m.content, m.category) for m in memories]
         missing = [k for k in keys if k not in self._sides]
-        for k, s in zip(missing, self._text_sides([k[1] for k in missing], [k[2] for k in missing], None,
-                                                  [k[3] for k in missing])):
+        for k, s in zip(missing, self._text_sides([k[1] for k in missing], [k[2] for k in missing])):
             self._sides[k] = s
         for k in keys:
             self._sides.move_to_end(k)
@@ -226,14 +215,13 @@ class Replacements:
             self._sides.popitem(last=False)
         return [self._sides[k] for k in keys]
 
-    def same_slot(self, cand: Candidate, memory: Memory) -> bool:
-        """Do the candidate and the stored memory fill the same one-at-a-time slot (city, job, diet, partner, form
-        of address…), by the slot head's sure reading or their topic keys?"""
-        new = self._text_sides([cand.quote or cand.content], [cand.category], [cand.change], [cand.topic])[0]
-        return bool(self._stored_sides([memory])[0].slots & new.slots)
+    def slot_of(self, memory: Memory) -> tuple[str, float]:
+        """The slot head's reading of a stored memory (slot, probability), from the cache `scored` filled."""
+        found = self._stored_sides([memory])[0]
+        return found.slot, found.slot_p
 
     def _message_side(self, text: str) -> Side:
-        key = ("message", text, "", None)
+        key = ("message", text, "")
         if key not in self._sides:
             change = max((s.change for s in self.extractor.score_message(text)), default=0.0)
             self._sides[key] = side(row_dicts(self.extractor.features([text]))[0], text, change, "other", 0.0, "",
@@ -244,7 +232,7 @@ class Replacements:
         """Each stored memory with the probability that the candidate replaces it."""
         if not stored or not self.available:
             return []
-        new = self._text_sides([cand.quote or cand.content], [cand.category], [cand.change], [cand.topic])[0]
+        new = self._text_sides([cand.quote or cand.content], [cand.category], [cand.change])[0]
         message = self._message_side(cand.context) if cand.context else new
         olds = self._stored_sides(stored)
         cosines = _cosines(olds, [new, message], self.extractor.width)
