@@ -75,6 +75,14 @@ class Candidate:
     keep: float | None = None  # the decision model's probability that it is worth keeping (memory/learn/decision.py)
 
 
+def about(topic: str | None) -> str:
+    """Whom a topic key is about: the named person of a relationship topic ("relationship:sister" → "sister"),
+    else the user (slots such as "relationship:status" and topic words "relationship:~…" are the user's)."""
+    kind, _, rest = (topic or "").partition(":")
+    named = kind == "relationship" and rest and not rest.startswith(("~", "status", "mood"))
+    return rest if named else "user"
+
+
 @dataclass
 class Rejection:
     """A candidate that did not pass a validator, and why."""

@@ -47,9 +47,20 @@ def test_an_unrelated_new_fact_leaves_the_old_one_standing(cli, before, after, k
     assert any(kept_word in m["content"] for m in _active(cli, "2026-11-20"))
 
 
+def related(row: list[float]) -> bool:
+    """The gate read from a full feature row: the same slot, a topic word, or some n-gram or meaning likeness."""
+    from memory.learn.supersede import PAIR_FEATURES, RELATED_COSINE, RELATED_JACCARD, RELATED_MEANING
+
+    at = {name: i for i, name in enumerate(PAIR_FEATURES)}
+    return (row[at["same_slot"]] > 0 or row[at["words_message"]] > 0 or row[at["words_clause"]] > 0
+            or max(row[at["cos_clause"]], row[at["cos_message"]]) >= RELATED_COSINE
+            or row[at["bigram_jaccard"]] >= RELATED_JACCARD
+            or max(row[at["meaning_clause"]], row[at["meaning_message"]]) >= RELATED_MEANING)
+
+
 def test_the_cheap_gate_agrees_with_the_pair_rows_it_skips():
     from memory.learn.classifier import shipped_extractor
-    from memory.learn.supersede import _cosines, pair_features, related, row_dicts, shares_something, side
+    from memory.learn.supersede import _cosines, pair_features, row_dicts, shares_something, side
 
     from models.multilingual import MultilingualEmbedder
 

@@ -21,7 +21,7 @@ from memory.learn.supersede import Replacements
 from memory.learn.validate import validate
 from memory.protocols import Completer
 from memory.recall.hybrid import search
-from memory.records import Candidate, Memory, Rejection
+from memory.records import Candidate, Memory, Rejection, about
 from memory.storage.store import MemoryStore
 from memory.storage.vector_index import one_blas_thread
 from memory.text import clean
@@ -61,10 +61,8 @@ def structure(c: Candidate) -> dict:
     """What a memory says, as its parts: the topic key reconciliation matches on, polarity, about whom (a named
     person's relationship topic, else the user), the day a state began, how sure the change head is that it
     states a change, and which proposer decided it (the rule's id and the heads' scores are in `origin`)."""
-    kind, _, rest = c.topic.partition(":") if c.topic else ("", "", "")
-    named = kind == "relationship" and rest and not rest.startswith(("~", "status", "mood"))
-    return {"topic": c.topic, "polarity": "negative" if c.polarity < 0 else "positive",
-            "about": rest if named else "user", "valid_from": c.valid_from.isoformat() if c.valid_from else None,
+    return {"topic": c.topic, "polarity": "negative" if c.polarity < 0 else "positive", "about": about(c.topic),
+            "valid_from": c.valid_from.isoformat() if c.valid_from else None,
             "change": round(c.change, 3), "proposer": c.origin.partition(":")[0] or None, "keep": c.keep}
 
 

@@ -21,7 +21,7 @@ from scipy import sparse
 
 from memory.learn.classifier import TrainedExtractor
 from memory.learn.clause_memory import topic_words
-from memory.records import Candidate, Memory
+from memory.records import Candidate, Memory, about
 from memory.text import has_cjk, has_negation
 
 REPLACE_PROBABILITY = 0.5
@@ -138,21 +138,13 @@ def _cosines(olds: list[Side], news: list[Side], width: int) -> np.ndarray:
     return np.asarray((matrix(olds) @ matrix(news).T).todense())
 
 
-_AT = {name: i for i, name in enumerate(PAIR_FEATURES)}
 RELATED_COSINE = 0.1
 RELATED_JACCARD = 0.05
 
 
-def related(row: list[float]) -> bool:
-    """Do the two sides share anything: the same slot, a topic word, or some n-gram likeness?"""
-    return (row[_AT["same_slot"]] > 0 or row[_AT["words_message"]] > 0 or row[_AT["words_clause"]] > 0
-            or max(row[_AT["cos_clause"]], row[_AT["cos_message"]]) >= RELATED_COSINE
-            or row[_AT["bigram_jaccard"]] >= RELATED_JACCARD
-            or max(row[_AT["meaning_clause"]], row[_AT["meaning_message"]]) >= RELATED_MEANING)
-
-
 def shares_something(old: Side, new: Side, message: Side, cosine: float) -> bool:
-    """`related(pair_features(old, new, message))`, without building the row: the cheap tests first."""
+    """Do the two sides share anything: the same slot, a topic word, some n-gram or meaning likeness? (Read from the
+    sides, not from `pair_features`' row: most of a large memory fails it and never gets a row.)"""
     if cosine >= RELATED_COSINE or shared_words(old, new) or shared_words(old, message):
         return True
     if max(alike(old, new), alike(old, message)) >= RELATED_MEANING:
@@ -255,10 +247,11 @@ class Replacements:
     def replaced(self, cand: Candidate, stored: list[Memory], threshold: float | None = None) -> list[Memory]:
         """The (at most two) stored memories the candidate most likely replaces, above the threshold.
         Any category but events can be replaced: a change of mind is filed as a taste, a fact or a wish
-        depending on how it was said ("call me Bex" / "can you start using Rebecca?")."""
+        depending on how it was said ("call me Bex" / "can you start using Rebecca?"). News of another person never
+        replaces who the user is: "my sister moved to Denver" leaves "Lives in Austin" (the same city slot)."""
         if cand.category == "event":
             return []
-        pool = [m for m in stored if m.category != "event"]
+        pool = [m for m in stored if m.category != "event" and (m.category != "profile" or about(cand.topic) == "user")]
         bar = REPLACE_PROBABILITY if threshold is None else threshold
         hits = sorted((x for x in self.scored(cand, pool) if x[1] >= bar), key=lambda x: -x[1])
         return [m for m, _ in hits[:MAX_REPLACED]]
