@@ -79,6 +79,7 @@ FOUND = [
     ("我怀孕五个月了", "profile", ["怀孕"], "profile:pregnancy"),
     ("我哥哥在上海当医生", "relationship", ["哥哥", "医生"], "relationship:哥哥"),
     ("你别每次都让我去看医生", "feedback", ["看医生"], "feedback:habit"),
+    ("不过只要一休息我就去打羽毛球，雷打不动", "preference", ["羽毛球"], "preference:羽毛球"),  # a habit of free time
 ]
 
 # (message, a word no memory's content or topic may contain)

@@ -66,6 +66,10 @@ def _b_like(m: re.Match, text: str) -> Candidate | None:
     return c
 
 
+def _b_habit(m: re.Match, text: str) -> Candidate | None:
+    return _pref(m, text, f"喜欢{{obj}}（{m['when']}就去）", 1)
+
+
 def _b_dislike(m: re.Match, text: str) -> Candidate | None:
     clause = clause_at(text, m.start())
     if re.search(rf"(?:{RELS}|{PETS}|他|她|它)", re.sub(r"我(?:和|跟)(?!你)", "我", text[clause.start:m.start()])):
@@ -229,4 +233,9 @@ PREFERENCE_RULES: list[Rule] = [
     Rule("zh.preference.like", "zh", "preference", 11330,
          r"(?P<v>(?:超|超级|特别|非常|很|好|最|真的|巨)(?:迷|爱)(?![好情心人意])|" + INTENS
                 + r"(?:喜欢|热爱|爱吃|爱喝|爱看|爱玩|爱听|迷上了?|爱上了?|沉迷于?|痴迷于?))" + OBJ, _b_like),
+    # Kept though it fires in no train case: the shared development set's "只要一休息我就去打羽毛球" needs it
+    # (dev-zh-multi-01: without it the heads joined it to the shift work before it, a profile note).
+    Rule("zh.preference.habit", "zh", "preference", 11350,
+         rf"(?:只要)?(?P<when>一(?:有空|休息|放假|下班|到周末|有时间|闲下来))(?:我)?就(?:会)?(?:去)?"
+                rf"(?P<obj>[{HAN}A-Za-z]{{2,8}}?)" + END + r"|了|，)", _b_habit),
 ]
