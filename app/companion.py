@@ -11,7 +11,7 @@ from app.clock import Clock
 from app.keys import KeyChoice, obtain_key
 from app.maintenance import check_at_startup, open_database
 from app.model_choice import chat_languages, chat_model_file, embedding_model
-from app.private import private_file, private_folder
+from app.private import narrow_if_present, private_file, private_folder
 from app.settings import Settings
 from memory import Embedder
 from memory.learn import MemoryPipeline, Thresholds
@@ -47,9 +47,9 @@ class Companion:
         models_home = Path(os.environ.get("COMPANION_MODELS_DIR") or home)
         self.embedder: Embedder = FastEmbedEmbedder(embedding_model(home, self.settings, models_home),
                                           threads=self.settings.n_threads)
-        for path in (self.db_path, self.db_path.with_name(DB_FILE + "-wal"), self.db_path.with_name(DB_FILE + "-shm")):
-            if path == self.db_path or path.exists():
-                private_file(path)
+        private_file(self.db_path)
+        for suffix in ("-wal", "-shm"):
+            narrow_if_present(self.db_path.with_name(DB_FILE + suffix))
         self.db, self.key = open_database(self.db_path, self.key, clock.now)
         self.multilingual = _multilingual_embedder(self.settings.n_threads)
         self.store = MemoryStore(self.db, self.embedder, self.multilingual)

@@ -36,6 +36,15 @@ def private_file(path: Path) -> None:
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT, FILE_MODE))
 
 
+def narrow_if_present(path: Path) -> None:
+    """Make a file only its owner can read, if it is there: SQLite's -wal and -shm files come and go as other
+    processes close the database (one that vanished between a look and the chmod is no error)."""
+    try:
+        os.chmod(path, FILE_MODE)
+    except FileNotFoundError:
+        pass
+
+
 def write_private(path: Path, text: str) -> None:
     """Write text to path, readable by its owner only (also when the file was there before)."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, FILE_MODE)

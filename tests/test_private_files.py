@@ -54,3 +54,17 @@ def test_existing_database_is_narrowed_and_an_open_folder_is_warned_about_once(c
 def test_settings_saved_before_first_start_make_a_private_folder(companion_env):
     Settings(companion_name="Juniper").save(companion_env)
     assert _mode(companion_env) == 0o700 and _mode(companion_env / "settings.json") == 0o600
+
+
+def test_a_wal_or_shm_file_that_vanishes_as_another_process_closes_the_database_is_no_error(tmp_path):
+    """Another command's process closing the database removes -shm between a look and the chmod (a CLI run under
+    load failed once with 'unexpected error (FileNotFoundError: …companion.db-shm)')."""
+    from app.private import narrow_if_present
+
+    narrow_if_present(tmp_path / "companion.db-shm")  # gone: nothing to narrow, nothing raised
+    assert not (tmp_path / "companion.db-shm").exists()  # and nothing made in its place
+    wal = tmp_path / "companion.db-wal"
+    wal.write_bytes(b"x")
+    os.chmod(wal, 0o644)
+    narrow_if_present(wal)
+    assert _mode(wal) == 0o600
