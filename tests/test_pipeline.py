@@ -148,7 +148,8 @@ def test_extract_json_shows_what_each_memory_says_as_its_parts(cli):
     aunt = next(w for w in out["written"] if w["content"] in ("Aunt died", "Their aunt died"))
     # the day is when it happened, not words of the note
     assert aunt["valid_from"] == "2026-04-03" and aunt["event_date"] is None
-    assert aunt["structure"] == {"topic": "relationship:aunt", "polarity": "positive", "about": "aunt",
+    assert aunt["structure"] == {"topic": "relationship:aunt", "predicate": "has", "value": "aunt",
+                                 "polarity": "positive", "about": "aunt",
                                  "valid_from": "2026-04-03", "change": aunt["structure"]["change"], "proposer": "rule",
                                  "keep": aunt["structure"]["keep"]}
     # the decision model's probability that it is worth keeping, at or above its bar
@@ -156,6 +157,23 @@ def test_extract_json_shows_what_each_memory_says_as_its_parts(cli):
     husband = next(w for w in out["written"] if "比亚迪" in w["content"])
     assert husband["structure"]["proposer"] == "classifier" and husband["origin"].startswith("classifier:worth=")
     assert husband["structure"]["about"] == "user" and husband["valid_from"] == "2026-04-06"
+
+
+@pytest.mark.parametrize("message, content, predicate, value", [
+    ("I hate cilantro", "cilantro", "dislikes", "cilantro"),
+    ("我不吃香菜", "香菜", "dislikes", "香菜"),
+    ("我在杭州做程序员", "程序员", "works as", None),          # a slot: the note says its value
+    ("please don't call me sweetie", "sweetie", "does not want to be called", None),
+    ("I quit smoking last month", "smoking", "stopped", None),
+    ("my driving test is on December 14th", "driving test", "plans on", None),
+])
+def test_extract_json_gives_each_memory_a_predicate(cli, message, content, predicate, value):
+    """The structure says what the note says of its topic (memory/predicates.py), in both languages."""
+    out = cli.json("memory", "extract", message, "--json", today="2026-12-06")
+    memory = next(w for w in out["written"] if content in w["content"] or content in (w["structure"]["value"] or ""))
+    assert memory["structure"]["predicate"] == predicate, memory
+    if value is not None:
+        assert memory["structure"]["value"] == value
 
 
 def test_one_event_is_one_memory_when_two_date_rules_match_it(cli):

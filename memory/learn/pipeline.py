@@ -19,6 +19,7 @@ from memory.learn.rules.candidates import RULES, extract_candidates
 from memory.learn.rules.registry import compile_all, is_rule_origin
 from memory.learn.supersede import Replacements
 from memory.learn.validate import validate
+from memory.predicates import predicate, value
 from memory.protocols import Completer
 from memory.recall.hybrid import search
 from memory.records import Candidate, Memory, Rejection, about
@@ -53,15 +54,18 @@ class Written:
         data["action"] = self.action
         data["origin"] = self.origin
         if self.candidate is not None:
-            data["structure"] = structure(self.candidate)
+            said_on = self.memory.valid_from or self.memory.created_at
+            data["structure"] = structure(self.candidate, date.fromisoformat(said_on[:10]) if said_on else None)
         return data
 
 
-def structure(c: Candidate) -> dict:
-    """What a memory says, as its parts: the topic key reconciliation matches on, polarity, about whom (a named
-    person's relationship topic, else the user), the day a state began, how sure the change head is that it
-    states a change, and which proposer decided it (the rule's id and the heads' scores are in `origin`)."""
-    return {"topic": c.topic, "polarity": "negative" if c.polarity < 0 else "positive", "about": about(c.topic),
+def structure(c: Candidate, today: date | None = None) -> dict:
+    """What a memory says, as its parts: the topic key reconciliation matches on, the predicate and value
+    (memory/predicates.py), polarity, about whom (a named person's relationship topic, else the user), the day a
+    state began, how sure the change head is that it states a change, and which proposer decided it (the rule's id
+    and the heads' scores are in `origin`). `today`: the day it was said (an event before it `happened on`)."""
+    return {"topic": c.topic, "predicate": predicate(c.category, c.topic, c.polarity, c.change, c.event_date, today),
+            "value": value(c.topic), "polarity": "negative" if c.polarity < 0 else "positive", "about": about(c.topic),
             "valid_from": c.valid_from.isoformat() if c.valid_from else None,
             "change": round(c.change, 3), "proposer": c.origin.partition(":")[0] or None, "keep": c.keep}
 
