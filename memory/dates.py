@@ -18,7 +18,9 @@ Pure stdlib. Conventions follow /work/shared/eval/README.md ("Date conventions")
   Vague future spans ("next week", "next month", "下周", "下个月") have no definite day and are
   not returned. Plural weekdays ("on Mondays"), "every Friday", "每周三" and bare weekday
   ranges ("Monday to Friday", "Tue-Thu", "周一到周五": both ends are dropped) are treated as
-  routines, not dates. Tense is not considered ("I saw him Friday" still resolves forward).
+  routines, not dates. In English, a bare weekday or a month and day said after a past-tense verb of the same
+  clause ("started monday", "the exam was on December 1st", "I saw him Friday") is the most recent such day
+  on or before today (a weekday: before today) — unless a future word is there too ("will", "gonna").
 * Spans counted from another day ("a week from tomorrow", "6 weeks from saturday", "a week on Friday") shift
   that day. Parts of a month are approximate days: its end (月底/月末, "the end of the month") the last day,
   its start (月初, "early next month") the 1st, 上旬 the 5th, 中旬/月中/"mid-" the 15th, 下旬/"late" the 25th;
@@ -110,6 +112,14 @@ def _next_occurrence(today: date, month: int, day: int) -> date:
     """Month/day on or after today (Feb 29 waits for a leap year); ValueError if never valid."""
     for year in range(today.year, today.year + 9):
         if 1 <= month <= 12 and 1 <= day <= monthrange(year, month)[1] and date(year, month, day) >= today:
+            return date(year, month, day)
+    raise ValueError(f"no date {month}/{day}")
+
+
+def _last_occurrence(today: date, month: int, day: int) -> date:
+    """Month/day on or before today (Feb 29: the last leap year's); ValueError if never valid."""
+    for year in range(today.year, today.year - 9, -1):
+        if 1 <= month <= 12 and 1 <= day <= monthrange(year, month)[1] and date(year, month, day) <= today:
             return date(year, month, day)
     raise ValueError(f"no date {month}/{day}")
 
@@ -206,6 +216,27 @@ def _prev_word(text: str, i: int) -> str:
     return found.group(1).lower() if found else ""
 
 
+# Verbs whose past tense places a bare day behind today: the irregular pasts people say of what happened, and the
+# regular ones that tell of an event (not "booked"/"scheduled"/"planned", said of what is still ahead).
+_PAST_VERBS = ("was|were|did|had|went|began|started|finished|moved|left|quit|met|saw|came|arrived|happened|ended|"
+               "passed|died|broke|graduated|retired|joined|visited|landed|returned|celebrated|lost|won|ran|flew|"
+               "drove|ate|drank|spent|tried|dropped|turned|caught|fell|felt|slept|woke")
+# Not in it: "got" ("got an interview on tuesday"), "booked", "bought", "signed up", "took friday off", "told", "said":
+# said of what is still ahead as often as of what happened (train split, en_daily-0196 / en_work_home-0096).
+_PAST_BEFORE = re.compile(rf"\b(?:{_PAST_VERBS})\b[^.!?;,\n]*$", re.IGNORECASE)
+_FUTURE_WORD = re.compile(r"\b(?:will|won't|'ll|gonna|going\s+to|shall|next|coming|upcoming|until|till|by|is|are|am|"
+                          r"starts|begins)\b",
+                          re.IGNORECASE)
+
+
+def _said_of_the_past(text: str, start: int) -> bool:
+    """Is the date at `start` told of what happened: a past-tense verb earlier in its clause, within ~6 words, and
+    no future or present word between ("was told the interview is friday", "we'll see on Friday" stay ahead)?"""
+    before = text[max(0, start - 48):start]
+    past = _PAST_BEFORE.search(before)
+    return bool(past) and len(before[past.start():].split()) <= 7 and not _FUTURE_WORD.search(before[past.start():])
+
+
 def _overlaps(pattern: re.Pattern[str], text: str, m: re.Match) -> bool:
     """Whether a match of `pattern` (at most ~40 chars long) overlaps m."""
     hits = pattern.finditer(text, max(0, m.start() - 40), m.end() + 40)
@@ -281,7 +312,7 @@ def _en_weekday(m: re.Match, today: date, text: str) -> _Result | None:
     wd, style = _WD_INDEX[name], f"part:{m['part'].lower()}" if m["part"] else "day"
     if mod == "next":
         return _week_day(today, 1, wd), True, style
-    if mod in ("last", "past", "this past", "previous"):
+    if mod in ("last", "past", "this past", "previous") or (not mod and _said_of_the_past(text, m.start())):
         return _prev_weekday(today, wd), True, style
     return _next_weekday(today, wd), True, style
 
@@ -358,8 +389,11 @@ def _month_name_date(m: re.Match, today: date, text: str) -> _Result | None:
         if not shaped:
             return None
     month, day = _MONTHS[token.lower()], _day_value(m)
-    d = date(int(m["year"]), month, day) if m["year"] else _next_occurrence(today, month, day)
-    return d, False, "day"
+    if m["year"]:
+        return date(int(m["year"]), month, day), False, "day"
+    if _said_of_the_past(text, m.start()):
+        return _last_occurrence(today, month, day), False, "day"
+    return _next_occurrence(today, month, day), False, "day"
 
 
 _rule(_ON + rf"(?:(?:{_alt(_WEEKDAYS)}),?\s+)?" + _MON + r"\s+(?:the\s+)?" + _DAYSPEC + _YEAR)(_month_name_date)

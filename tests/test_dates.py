@@ -461,3 +461,21 @@ def test_a_deadline_keeps_its_by_and_a_vague_part_says_around():
     assert absolutize("have to finish by the end of next month", today)[0] == "have to finish by 2026-10-31"
     assert absolutize("moving at the end of the month", today)[0] == "moving around 2026-09-30"
     assert absolutize("月底搬家", today)[0] == "2026-09-30前后搬家"
+
+
+# Wednesday 2026-03-11: what happened is behind today, what is said of the days ahead stays ahead.
+@pytest.mark.parametrize("text, expected", [
+    ("anyway i drive for ups now, started monday", "2026-03-09"),
+    ("Nadia and I broke up on sunday", "2026-03-08"),
+    ("my exam was on March 2nd", "2026-03-02"),
+    ("my birthday was on December 3", "2025-12-03"),
+    ("I saw him Friday", "2026-03-06"),
+    ("got a job interview at Canva on tuesday", "2026-03-17"),      # "got" an interview: still ahead
+    ("booked a table for Friday", "2026-03-13"),
+    ("was told the interview is friday", "2026-03-13"),             # a present word after the past one
+    ("had dinner with mum, we will go again on Friday", "2026-03-13"),
+    ("I'm starting monday", "2026-03-16"),
+    ("exam is on March 2nd", "2027-03-02"),
+])
+def test_a_day_said_of_what_happened_is_behind_today(text, expected):
+    assert _single(text, WED) == expected
