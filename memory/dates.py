@@ -234,7 +234,9 @@ def _said_of_the_past(text: str, start: int) -> bool:
     no future or present word between ("was told the interview is friday", "we'll see on Friday" stay ahead)?"""
     before = text[max(0, start - 48):start]
     past = _PAST_BEFORE.search(before)
-    return bool(past) and len(before[past.start():].split()) <= 7 and not _FUTURE_WORD.search(before[past.start():])
+    if past is None:
+        return False
+    return len(before[past.start():].split()) <= 7 and not _FUTURE_WORD.search(before[past.start():])
 
 
 def _overlaps(pattern: re.Pattern[str], text: str, m: re.Match) -> bool:
