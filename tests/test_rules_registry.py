@@ -121,3 +121,18 @@ def test_memory_extract_json_names_the_rule_or_the_classifier_with_scores(cli):
     assert {"id", "category", "action", "status"} <= set(rule[0])
     learned = written("living way out in rural Montana these days")
     assert learned and all(w["origin"].startswith("classifier:worth=") and "polarity=" in w["origin"] for w in learned)
+
+
+def test_the_registry_script_prints_every_rule_with_its_measured_precision():
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run([sys.executable, str(root / "scripts" / "rules_registry.py")], capture_output=True, text=True,
+                         check=True, cwd=root).stdout.splitlines()
+    assert out[0].startswith(f"{len(RULES)} rules; ")
+    rows = {line.split()[0]: line for line in out[1:]}
+    assert set(rows) == {r.id for r in RULES}
+    for line in rows.values():
+        kept, seen = map(int, re.search(r"(\d+)/(\d+)", line).groups())  # type: ignore[union-attr]
+        assert kept <= seen and ("raw   -" in line) == (seen == 0), line
