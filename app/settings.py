@@ -10,6 +10,7 @@ import platformdirs
 
 from app.errors import UserError
 from app.private import private_folder, write_private
+from memory.learn import MIN_CONFIDENCE, MIN_IMPORTANCE
 from models.chat import REPEAT_PENALTY
 
 SETTINGS_FILE = "settings.json"
@@ -37,8 +38,8 @@ class Settings:
     memory_enabled: bool = True
     follow_ups: bool = True  # a new conversation may open by asking about a remembered event (app/follow_ups.py)
     model_extraction: str = "auto"  # auto: only with a chat model bigger than the bundled one
-    min_confidence: float = 0.6
-    min_importance: float = 0.3
+    min_confidence: float = MIN_CONFIDENCE  # memory/learn/thresholds.py says where the two bars come from
+    min_importance: float = MIN_IMPORTANCE
     memory_budget_tokens: int = 1500
     weight_relevance: float = 0.5
     weight_importance: float = 0.2

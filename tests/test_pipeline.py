@@ -168,7 +168,7 @@ def test_extract_json_shows_what_each_memory_says_as_its_parts(cli):
     ("my driving test is on December 14th", "driving test", "plans on", None),
 ])
 def test_extract_json_gives_each_memory_a_predicate(cli, message, content, predicate, value):
-    """The structure says what the note says of its topic (memory/predicates.py), in both languages."""
+    """The structure says what the note says of its topic (memory/learn/predicates.py), in both languages."""
     out = cli.json("memory", "extract", message, "--json", today="2026-12-06")
     memory = next(w for w in out["written"] if content in w["content"] or content in (w["structure"]["value"] or ""))
     assert memory["structure"]["predicate"] == predicate, memory

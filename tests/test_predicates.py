@@ -3,7 +3,7 @@ from datetime import date
 
 import pytest
 
-from memory.predicates import PREDICATES, predicate, value
+from memory.learn.predicates import PREDICATES, predicate, value
 
 TODAY = date(2026, 12, 6)
 

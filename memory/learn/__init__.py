@@ -3,6 +3,7 @@ reconciliation writes them. `learn/pipeline.py` is the single place where candid
 from memory.learn.guard import instruction_reason
 from memory.learn.pipeline import ExtractionResult, MemoryPipeline, Thresholds, Written, warm_up
 from memory.learn.rules import extract_candidates
+from memory.learn.thresholds import MIN_CONFIDENCE, MIN_IMPORTANCE
 
-__all__ = ["ExtractionResult", "MemoryPipeline", "Thresholds", "Written", "extract_candidates", "instruction_reason",
-           "warm_up"]
+__all__ = ["MIN_CONFIDENCE", "MIN_IMPORTANCE", "ExtractionResult", "MemoryPipeline", "Thresholds", "Written",
+           "extract_candidates", "instruction_reason", "warm_up"]

@@ -28,24 +28,13 @@ from scipy import sparse
 from memory.learn.clauses import Clause, split_clauses
 from memory.learn.context import CATEGORY_ORDER, ContextReader, class_probabilities
 from memory.learn.features import ATTACK_VECTOR_WEIGHT, VECTORIZER_OPTIONS, attack_text, clause_feature_text, normalize, vector_columns
+from memory.learn.thresholds import ATTACK_THRESHOLD, WORTH_THRESHOLD, WORTH_THRESHOLD_ZH
 from memory.protocols import Embedder
 
 WEIGHTS = Path(__file__).with_name("extractor.npz")
 HEADS = ("worth", "category", "polarity", "change", "slot", "attack")
 CLAUSE_HEADS = HEADS[:-1]
 _VECTOR_CACHE_SIZE = 512
-# Chosen on the inner development split (a sixth of train held out; weights trained on the rest, all three
-# corpus waves). English P/R at 0.45 .646/.719, 0.5 .653/.703, 0.55 .672/.700, 0.6 .687/.694, 0.65 .695/.675.
-# 0.6 had the best F1 there but lost plain routines ("I do the school run every morning": worth 0.57) and
-# English recall on every frozen split; 0.55 takes most of the precision for almost none of the recall.
-WORTH_THRESHOLD = 0.55
-# Chinese clauses are kept from a lower worth: the heads score them lower for the same kind of fact (spaces
-# for commas cut Chinese facts into more, shorter clauses). Same split: 0.35 .609/.684, 0.4 .620/.676,
-# 0.45 .621/.669, 0.5 .634/.662, 0.55 .634/.651 (F1 flat from 0.35 to 0.5, so it stays at 0.4).
-WORTH_THRESHOLD_ZH = 0.4
-# Chosen by grouped 5-fold cross-validation of the attack head on the train split: at 0.5 P .979 R .966 (6 benign
-# messages flagged, 5 of them feedback), at 0.6 P .986 R .966 (4; 3), at 0.7 P .989 R .952.
-ATTACK_THRESHOLD = 0.6
 _HAN = re.compile(r"[\u3400-\u9fff]")
 
 

@@ -17,13 +17,12 @@ from typing import Callable, Sequence
 from memory.dates import find_dates
 from memory.learn.classifier import ClauseScore, TrainedExtractor
 from memory.learn.clauses import overlap, too_long_for_a_fact
+from memory.learn.thresholds import CHANGE_ONLY_WORTH, JOIN_CHARS, SLOT_CONFIDENCE
 from memory.records import Candidate
 from memory.learn.rules.common import drop_fillers, third_person, uncaps, zh_clean
 from memory.text import has_cjk, tokens
 
 TOPIC_WORDS_MARK = "~"
-JOIN_CHARS = 60
-SLOT_CONFIDENCE = 0.5
 IMPORTANCE = {"profile": 0.7, "feedback": 0.8, "event": 0.7, "relationship": 0.6, "preference": 0.5}
 _LEXICON = Path(__file__).with_name("lexicon")
 _I_FORMS = {"i": "I", "im": "I'm", "i'm": "I'm", "ive": "I've", "i've": "I've", "id": "I'd", "i'd": "I'd",
@@ -141,9 +140,6 @@ def topic_key(category: str, quote: str) -> str | None:
     return f"{category}:{TOPIC_WORDS_MARK}{' '.join(words[:4])}" if words else None
 
 
-# A clause below the worth threshold but above this one is proposed as a change only: it is kept when it
-# replaces a stored memory ("原神退坑了" after "原神一玩一整天"), never as a new fact of its own.
-CHANGE_ONLY_WORTH = 0.15
 CHANGE_ONLY = "classifier-change"
 
 

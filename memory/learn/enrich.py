@@ -31,12 +31,10 @@ from memory.learn.classifier import ClauseScore
 from memory.learn.clause_memory import render, topic_words
 from memory.learn.clauses import overlap, too_long_for_a_fact
 from memory.learn.guard import is_question
+from memory.learn.thresholds import SEPARATE_FACT_WORTH
 from memory.records import Candidate
 from memory.text import has_cjk
 
-# A neighbour the heads keep on its own, in another category, is a second fact, not more of this one
-# ("在深圳做硬件工程师 最近刚跟相亲认识的女生确定关系了"); no change on the inner development split.
-SEPARATE_FACT_WORTH = 0.5
 
 
 def with_neighbours(candidates: list[Candidate], text: str, scores: list[ClauseScore], today: date) -> list[Candidate]:

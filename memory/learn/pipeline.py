@@ -18,8 +18,9 @@ from memory.learn.readings import in_own_words, other_readings
 from memory.learn.rules.candidates import RULES, extract_candidates
 from memory.learn.rules.registry import compile_all, is_rule_origin
 from memory.learn.supersede import Replacements
+from memory.learn.thresholds import MIN_CONFIDENCE, MIN_IMPORTANCE
 from memory.learn.validate import validate
-from memory.predicates import predicate, value
+from memory.learn.predicates import predicate, value
 from memory.protocols import Completer
 from memory.recall.hybrid import search
 from memory.records import Candidate, Memory, Rejection, about
@@ -36,8 +37,8 @@ _ORIGIN_RANK = {"rule": 0, "model": 1}
 class Thresholds:
     """Minimum confidence and importance for a candidate to be kept (settings)."""
 
-    min_confidence: float = 0.6
-    min_importance: float = 0.3
+    min_confidence: float = MIN_CONFIDENCE
+    min_importance: float = MIN_IMPORTANCE
 
 
 @dataclass
@@ -61,7 +62,7 @@ class Written:
 
 def structure(c: Candidate, today: date | None = None) -> dict:
     """What a memory says, as its parts: the topic key reconciliation matches on, the predicate and value
-    (memory/predicates.py), polarity, about whom (a named person's relationship topic, else the user), the day a
+    (memory/learn/predicates.py), polarity, about whom (a named person's relationship topic, else the user), the day a
     state began, how sure the change head is that it states a change, and which proposer decided it (the rule's id
     and the heads' scores are in `origin`). `today`: the day it was said (an event before it `happened on`)."""
     return {"topic": c.topic, "predicate": predicate(c.category, c.topic, c.polarity, c.change, c.event_date, today),

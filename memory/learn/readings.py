@@ -14,11 +14,9 @@ from memory.learn.classifier import ClauseScore
 from memory.learn.clause_memory import IMPORTANCE, render, topic_key
 from memory.learn.clauses import overlap
 from memory.learn.decision import OWN_WORDS, READING, quoted_clauses
+from memory.learn.thresholds import READING_FLOOR
 from memory.records import CATEGORIES, Candidate
 
-# How likely the heads must find a category for the clause to be proposed as it too: a proposal's breadth, not a
-# decision (the decision model reads the probability as an input).
-READING_FLOOR = 0.2
 _RELABELLED = tuple(c for c in CATEGORIES if c != "event")
 
 

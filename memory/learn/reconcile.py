@@ -6,23 +6,12 @@ from datetime import date
 
 from memory.learn.clause_memory import CHANGE_ONLY, SLOT_CONFIDENCE, TOPIC_WORDS_MARK, topic_words
 from memory.learn.supersede import Replacements
+from memory.learn.thresholds import CHANGE_CONFIDENCE, CHANGE_ONLY_PROBABILITY, DUPLICATE_COSINE, MEANING_FLOOR, MEANING_LINK
 from memory.records import Candidate, Memory
 from memory.storage import vectors
 from memory.storage.store import MemoryStore, new_id
 from memory.text import has_cjk, has_negation
 
-DUPLICATE_COSINE = 0.92
-CHANGE_CONFIDENCE = 0.5
-CHANGE_ONLY_PROBABILITY = 0.7  # the bar for a weak clause that is kept only as a change
-# How close in meaning (multilingual cosine of centered USE vectors, where unrelated pairs lie around 0.05-0.15) a
-# clause or its message must be to a memory the pair model would have it replace, when no word links them: at
-# MEANING_LINK that is link enough ("the kids get the bus now" / "does the school run every morning": 0.42); a
-# stated change, a turned polarity or the same slot counts only from MEANING_FLOOR up. Chosen on the inner
-# development split with 20 unrelated memories per case (scripts/eval_bystanders.py): changes superseded 45 -> 47/61,
-# unrelated memories retired 109 -> 92, P .644 -> .647, R .699 -> .702. The floor applied to word links too
-# (46 and 83) lost '原神退坑了' against '周末打原神' (tests/test_supersede.py): one word is stronger evidence.
-MEANING_LINK = 0.33
-MEANING_FLOOR = 0.08
 _RANK = {"inferred": 0, "stated": 1, "explicit": 2}
 
 

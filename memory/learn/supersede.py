@@ -21,10 +21,10 @@ from scipy import sparse
 
 from memory.learn.classifier import TrainedExtractor
 from memory.learn.clause_memory import topic_words
+from memory.learn.thresholds import RELATED_COSINE, RELATED_JACCARD, RELATED_MEANING, REPLACE_PROBABILITY, SHARED_SLOT_P
 from memory.records import Candidate, Memory, about
 from memory.text import has_cjk, has_negation
 
-REPLACE_PROBABILITY = 0.5
 MAX_REPLACED = 2
 _SIDE_CACHE_SIZE = 4096
 
@@ -33,11 +33,6 @@ PAIR_FEATURES = (
     "change_clause", "words_x_change", "polarity_turned", "same_slot", "both_open_slot", "same_category",
     "kin_category", "change_x_cos", "slot_x_change", "meaning_clause", "meaning_message", "change_x_meaning",
 )
-# Sentence vectors this alike (cosine of unit vectors) make a pair related even with no word or n-gram in
-# common: "not a dog person" / "adopted a beagle", "use Android" / "got an iphone". 0.5 -> 0.35 (inner development
-# split): changes superseded 62 -> 65 of 87 ("ride a vespa to work" / "on an ebike now"), bystanders retired for
-# nothing .95 % -> .97 %; 0.15 gave 67 of 87 at 1.09 %.
-RELATED_MEANING = 0.35
 _KIN = {frozenset({"preference", "profile"}), frozenset({"profile", "relationship"})}
 
 
@@ -138,10 +133,6 @@ def _cosines(olds: list[Side], news: list[Side], width: int) -> np.ndarray:
     return np.asarray((matrix(olds) @ matrix(news).T).todense())
 
 
-RELATED_COSINE = 0.1
-RELATED_JACCARD = 0.05
-
-
 def shares_something(old: Side, new: Side, message: Side, cosine: float) -> bool:
     """Do the two sides share anything: the same slot, a topic word, some n-gram or meaning likeness? (Read from the
     sides, not from `pair_features`' row: most of a large memory fails it and never gets a row.)"""
@@ -149,7 +140,7 @@ def shares_something(old: Side, new: Side, message: Side, cosine: float) -> bool
         return True
     if max(alike(old, new), alike(old, message)) >= RELATED_MEANING:
         return True
-    if old.slot != "other" and old.slot == new.slot and min(old.slot_p, new.slot_p) >= 0.4:
+    if old.slot != "other" and old.slot == new.slot and min(old.slot_p, new.slot_p) >= SHARED_SLOT_P:
         return True
     common = len(old.bigrams & message.bigrams)
     union = len(old.bigrams) + len(message.bigrams) - common

@@ -23,12 +23,11 @@ from memory.learn.rules.registry import is_rule_origin
 from memory.learn.rules.zh import PETS as PETS_ZH
 from memory.learn.rules.zh import RELS as RELS_ZH
 from memory.learn.rules.zh_social import MOOD as MOOD_ZH
+from memory.learn.thresholds import DUPLICATE_SHARE, GROUNDED_SHARE, SHORT_CHANGE
 from memory.records import CATEGORIES, Candidate, Rejection
 from memory.text import has_cjk
 
 I = re.IGNORECASE
-GROUNDED_SHARE = 0.75
-DUPLICATE_SHARE = 0.6
 STOP_EN = frozenset(
     "a an the and or but if of to in on at for with from by is are was were be been am i me my you your we our they "
     "them their theirs themselves it its this that these those do does did have has had not no so very just what when "
@@ -57,9 +56,6 @@ NEG_CONTENT = re.compile(r"\b(?:not|no|never|no\s+longer|anymore|quit|stopped|di
                          r"broke\s+up|lost|without|ex|divorc\w*|separated|split|afraid|scared|terrified)\b|n't\b|不|没|别|再也|分手|腻|戒|讨厌|怕|放弃|受不了|卸载|退坑|弃坑|取关|辞职|离职|失业|被裁|绝交|闹掰|闹翻|断交|翻脸|离婚|分开|拉黑|脱粉|爬墙|粉转路|无感", I)
 
 
-# A change is often said in a few characters ("我们分了", "quit!!"): a clause the change head reads as a
-# change this surely is kept however short it is.
-SHORT_CHANGE = 0.5
 
 
 def validate(candidates: list[Candidate], user_text: str, assistant_text: str | None, today: date,

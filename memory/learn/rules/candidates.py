@@ -26,6 +26,7 @@ from memory.learn.rules import zh_social as rules_zh_social
 from memory.learn.rules.common import candidate, norm_object, third_person, zh_clean
 from memory.learn.rules.explicit import explicit_bodies
 from memory.learn.rules.registry import Rule, check
+from memory.learn.thresholds import EXPLICIT_CONFIDENCE
 from memory.records import Candidate
 from memory.text import has_cjk
 
@@ -36,7 +37,6 @@ RULES: list[Rule] = check(
     + rules_en_life.MORE_PROFILE_RULES + rules_en_life.HOME_RULES + rules_en_life.PERSON_EVENT_RULES + rules_en_life.SCAN_RULES
     + rules_zh.PROFILE_RULES + rules_zh_likes.PREFERENCE_RULES + rules_zh_social.PEOPLE_RULES + rules_zh_social.MOOD_RULES
     + rules_zh_social.SCAN_RULES + rules_events.SCAN_RULES)
-EXPLICIT_CONFIDENCE = 0.95
 # A remembered fact no rule recognised is kept by the "remember that…" trigger itself, named like a rule.
 EXPLICIT_ORIGIN = {"en": "rule:en.explicit.remember", "zh": "rule:zh.explicit.remember"}
 

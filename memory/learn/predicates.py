@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from datetime import date
 
-# The change head's probability at which a candidate states a change (the bar reconciliation supersedes at:
-# memory/learn/reconcile.py's CHANGE_CONFIDENCE, chosen there).
-CHANGE_AT = 0.5
+from memory.learn.thresholds import CHANGE_CONFIDENCE
+
 # A slot's own predicate, positive and negative ("not vegetarian any more" is a diet too).
 SLOT_PREDICATES = {
     "profile:name": ("is named", "is not named"),
@@ -50,7 +49,7 @@ def predicate(category: str, topic: str | None, polarity: int, change: float = 0
     slot = SLOT_PREDICATES.get(topic or "")
     if slot is not None:
         return slot[negative]
-    if change >= CHANGE_AT:
+    if change >= CHANGE_CONFIDENCE:
         return "stopped" if negative else "started"
     if category == "preference":
         return "dislikes" if negative else "likes"
