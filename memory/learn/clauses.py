@@ -2,8 +2,9 @@
 
 A clause ends at a sentence mark (not the full stop of a title: "Dr. Okafor"), a comma, an emoji, a line
 break, a space between two Chinese characters (people who type without punctuation separate thoughts with
-spaces), or before a contrast word ("but", "但是"), because a contrast usually turns the polarity ("love
-sushi but raw fish isn't my thing"). Spans index into the original text, so a clause can be matched against a quoted span.
+spaces), or before a contrast word ("but", "但是"; not "nothing but", "all but"), because a contrast
+usually turns the polarity ("love sushi but raw fish isn't my thing"). Spans index into the original text,
+so a clause can be matched against a quoted span.
 """
 from __future__ import annotations
 
@@ -25,7 +26,8 @@ _BOUNDARY = re.compile(
     rf"|[，,]|(?<=[{_CJK}])\s+(?=[{_CJK}])"     # commas; a space between Chinese characters
     rf"|[{_EMOJI}]+"                            # emoji
     rf"|\s[-–—]+\s|[~～]{{1,}}(?=\s|$)"          # dashes between words; trailing tildes
-    rf"|(?=\b(?:but|although|though|except|whereas)\b)"
+    rf"|(?<!\bnothing\s)(?<!\banything\s)(?<!\ball\s)(?<!\bnone\s)(?<!\bno\sone\s)(?<!\banyone\s)"
+    rf"(?=\b(?:but|although|though|except|whereas)\b)"  # "nothing but Olivia Rodrigo" is no contrast
     rf"|(?=但是|不过|可是|然而|只是)",
     re.IGNORECASE)
 _TRIM = f" \t\"'“”‘’()（）[]【】「」*_-–—:：~～、{chr(0x3000)}"
