@@ -120,6 +120,7 @@ EVERYDAY = [
     ("been living in Glasgow for a decade now", "profile", ["Glasgow"]),
     ("I've lived in Osaka since 2019 and I love it", "profile", ["Osaka"]),
     ("hey I'm Rosa, 27, nurse in Lisbon", "profile", ["Lives in Lisbon"]),
+    ("I am Margaret and I live in Nova Scotia. I enjoy Jeopardy", "profile", ["Lives in Nova Scotia"]),
     ("name's Zoë by the way", "profile", ["Zoë"]),
     ("doing my PhD in marine biology and it's brutal", "profile", ["PhD", "marine biology"]),
     ("I'm a huge night owl", "profile", ["night owl"]),
@@ -203,6 +204,8 @@ EVERYDAY = [
 def test_everyday_phrasings(text, category, words):
     c = find(kept(text), category, *words)
     assert c.quote in text
+    if "Nova Scotia" in text:  # a place ends with its sentence
+        assert c.content == "Lives in Nova Scotia"
 
 
 def test_a_past_day_in_a_note_that_is_no_event_is_when_it_began_not_words():

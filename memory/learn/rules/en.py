@@ -138,7 +138,8 @@ def _b_city(m: re.Match, text: str) -> Candidate | None:
     capitalised = re.match(r"[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)*(?:,\s*[A-Z]{2}\b)?", m["place"].strip())
     if not capitalised:
         return None
-    place = capitalised.group(0).rstrip(".")
+    # a place ends with its sentence: "I live in Nova Scotia. I enjoy Jeopardy" (a short word's full stop goes on: St., Mt.)
+    place = re.split(r"(?<!\bSt)(?<!\bMt)(?<!\bFt)\.\s", capitalised.group(0))[0].rstrip(".")
     same = re.search(r"\b(?:still|also)\s+(?:in\s+)?(?P<c>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)?)", text[m.end():])
     if same and same["c"] not in place:
         place += ", " + same["c"]
