@@ -226,13 +226,22 @@ class ChatService:
             note = self._notes.add(session_id, user_id, extra, today) if session_id and user_id else None
             tail = note.text if note else memory_tail(extra)
         recall = self._recall_block(session_id, text)
-        # counted in one request to the engine, not one each (after a restart none of them is counted yet)
-        model.count_many([fixed, prefix, tail, recall, text, *(m.content for m in history[-_COUNTED_AHEAD:]),
-                          *(n.text for n in notes)])
-        used = sum(model.count_tokens(p) for p in (fixed, prefix, tail, recall))
-        user_part = _fit(text, max(64, free - used - 16), model.count_tokens)
-        used += model.count_tokens(user_part)
-        past, kept = _trim_history(history, free - used, model.count_tokens, {n.before: n.text for n in notes})
+        before = {n.before: n.text for n in notes}
+
+        def fitted(count: Callable[[str], int]) -> tuple[str, list[dict], set[str]]:
+            used = sum(count(p) for p in (fixed, prefix, tail, recall))
+            user_part = _fit(text, max(64, free - used - 16), count)
+            past, kept = _trim_history(history, free - used - count(user_part), count, before)
+            return user_part, past, kept
+
+        # What was not counted yet (the message, the note, the last reply) is first taken at its bound, which asks
+        # the engine nothing: when all fits by the bounds it fits as counted, and the prompt is the same. Only a
+        # prompt near the context's end waits for the counts, in one request (after a restart none is counted yet).
+        user_part, past, kept = fitted(model.count_at_most)
+        if user_part != text or len(kept) < len(history):
+            model.count_many([fixed, prefix, tail, recall, text, *(m.content for m in history[-_COUNTED_AHEAD:]),
+                              *before.values()])
+            user_part, past, kept = fitted(model.count_tokens)
         cut = {m.id for n in notes if n.before not in kept for m in n.memories}  # their notes fell off the front
         if cut:
             memories = [m for m in memories if m.id not in cut]

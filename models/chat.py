@@ -209,6 +209,10 @@ class ChatModel:
             return 0
         return len(self._llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
 
+    def count_at_most(self, text: str) -> int:
+        """`count_tokens` (counting asks no other process here; the engine's client bounds what it has not counted)."""
+        return self.count_tokens(text)
+
     def count_many(self, texts: Sequence[str]) -> list[int]:
         """`count_tokens` of each text (the engine's client asks for them in one request)."""
         return [self.count_tokens(t) for t in texts]

@@ -180,6 +180,14 @@ class ChatEngine:
                 self._counts.popitem(last=False)
             return n
 
+    def count_at_most(self, text: str) -> int:
+        """`count_tokens` when this text was counted before, else a bound that asks the engine nothing: its UTF-8
+        bytes and one (a token, special ones aside, stands for at least one byte; one more for a leading space some
+        vocabularies add)."""
+        with self._lock:
+            known = self._counts.get(text) if text else 0
+        return known if known is not None else len(text.encode("utf-8")) + 1
+
     def count_many(self, texts: Sequence[str]) -> list[int]:
         """`count_tokens` of each text, the ones not counted before asked for in one request: after a restart a turn
         counts every message of the history, one round trip each (46 for a ten-turn conversation with memory on)."""

@@ -98,3 +98,30 @@ def test_a_reply_after_evaluating_ahead_is_the_reply_it_would_have_been():
         warm = "".join(model.stream(messages, max_tokens=12, temperature=0.0))
         assert ahead.evaluated > 0 and model.last_prompt.evaluated == 0, model.last_prompt
         assert warm == cold and warm
+
+
+def test_enter_waits_for_no_token_count_when_the_prompt_fits_by_its_bounds(companion, monkeypatch):
+    """The message, its note and the last reply are not counted yet at Enter: their UTF-8 bytes bound their tokens, and
+    a prompt that fits by the bounds asks the engine for nothing before the reply; one near the context's end is
+    counted (in one request) and trimmed as before."""
+    companion.store.add(Memory(new_id(), "profile", "Works as a nurse in Chengdu"))
+    chat = ChatService(companion)
+    first = chat.run(None, "hello there")
+    chat.evaluate_conversation(first.session_id)  # between turns: the memories' counts, the conversation evaluated
+    engine = companion.chat_model()
+    asked: list[str] = []
+    real = engine._ask
+    monkeypatch.setattr(engine, "_ask", lambda op, *a, **k: asked.append(op) or real(op, *a, **k))
+    text = "I had a long shift at the hospital today, and the bus home was late again."
+    turn = chat.prepare(first.session_id, text)
+    assert asked == [] and turn.messages[-1]["content"] == text
+    assert [m["content"] for m in turn.messages if m["role"] != "system"] == [
+        "hello there", first.assistant_message.content, text]
+    assert engine.count_at_most(text) == len(text.encode()) + 1 and engine.count_tokens(text) < len(text.encode())
+    companion.settings.max_reply_tokens = engine.n_ctx - 32 - 400  # about 400 tokens left: the bounds no longer fit
+    chat.finish(turn)
+    asked.clear()
+    near = chat.prepare(first.session_id, "and so on " * 40)
+    assert asked == ["count", "count"]  # counted exactly in one request, then the message as it was cut
+    assert "[…]" in near.messages[-1]["content"] and [m["role"] for m in near.messages][-2:] == ["system", "user"]
+    assert "hello there" not in [m["content"] for m in near.messages]  # the history did not fit

@@ -20,6 +20,7 @@ from app.clock import Clock
 from app.companion import Companion
 from app.settings import SETTINGS_FILE, Settings
 from assets import ASSETS_DIR
+from memory.recall.inject import HEADER
 from tests.support.poison import (LEGIT, Case, load_cases, system_text, via_add, via_chat, via_edit, via_extract,
                                   via_import, via_model, via_say)
 
@@ -122,7 +123,8 @@ def test_import_takes_the_honest_memories_and_none_of_the_attacks(home, tmp_path
     assert system.startswith(before["fixed"])
     _assert_blocked(outcome)
     # The system text is the same fixed prompt, now followed by the honest notes and nothing else.
-    notes = [line for line in system[len(before["fixed"]):].splitlines() if line.startswith("- ")]
+    block = {"", "<memory>", "</memory>", HEADER.format(today="2026-11-29")}  # the rest are lines of notes
+    notes = [line for line in system[len(before["fixed"]):].splitlines() if line not in block]
     assert notes and all(any(item["content"] in line for item in LEGIT) for line in notes), notes
 
 
