@@ -230,3 +230,8 @@ def test_a_rewrite_that_leaves_out_a_noun_the_user_said_keeps_their_words_and_th
 def test_a_word_between_the_person_and_the_breakup_is_never_taken_for_a_name(said, person):
     notes = [(c.content, c.topic) for c in kept(said) if c.category == "relationship"]
     assert notes and all(person in content and topic == f"relationship:{person}" for content, topic in notes), notes
+
+
+@pytest.mark.parametrize("said", ["我表哥在杭州开了家火锅店 生意火得要排队", "我闺女在湘雅读研 学临床的"])
+def test_a_relatives_shop_or_school_is_not_the_users_profile(said):
+    assert not [c for c in kept(said) if c.category == "profile"], [(c.content, c.origin) for c in kept(said)]

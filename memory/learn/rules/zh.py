@@ -256,6 +256,8 @@ def _b_pregnant(m: re.Match, text: str) -> Candidate | None:
 
 
 def _b_own_shop(m: re.Match, text: str) -> Candidate | None:
+    if _someone_else(text, m.start()):
+        return None  # "我表哥在杭州开了家火锅店" is his shop
     return candidate("profile", f"自己开了家{m['x']}", _q(m, text), "profile:job")
 
 
