@@ -12,6 +12,10 @@ def _written(cli, text, today="2026-12-02"):
 
 @pytest.mark.parametrize("text,fact,added", [
     ("我在杭州做设计 主要给电商画海报", "杭州", "电商"),
+    # a rule quotes the piece it matched (a space ends it); the pieces after that go on with the fact join it
+    ("我是个程序员 做安卓开发的 写了五年了", "程序员", "安卓"),
+    ("我在一家外贸公司当会计 天天对发票", "会计", "发票"),
+    ("还有二十天放寒假 票订好了 回哈尔滨 想死锅包肉了", "寒假", "哈尔滨"),
     ("my brother Sam just got engaged, to his girlfriend of six years", "Sam", "girlfriend of six years"),
 ])
 def test_the_clause_after_a_rules_fact_stays_with_it(cli, text, fact, added):

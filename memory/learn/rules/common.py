@@ -17,7 +17,10 @@ DEFAULTS: dict[str, tuple[float, float]] = {
 }
 
 SENTENCE_END = re.compile(r"(?<!\d)[.](?!\d)|[!?;\n。！？；…]+|\s[-–—]{1,2}\s|[—]")
-CLAUSE_END = re.compile(r"[,，、:：()（）]|\s[-–—]{1,2}\s|—")
+# A space between two Chinese characters ends a clause too, as in memory/learn/clauses.py: people who type
+# without punctuation separate thoughts with spaces ("跟老公结婚五年了 他叫周明 住在西安 最近在备孕"), and a rule's
+# quote and note hold the piece it matched, not the whole run (issue 36, one fact per note).
+CLAUSE_END = re.compile(r"[,，、:：()（）]|\s[-–—]{1,2}\s|—|(?<=[\u3400-\u9fff])\s+(?=[\u3400-\u9fff])")
 
 
 @dataclass(frozen=True)
