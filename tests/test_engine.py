@@ -137,19 +137,17 @@ def test_kill_9_mid_reply_keeps_the_partial_reply_marked_learns_and_the_next_mes
 NURSE = "I work as a nurse in Chengdu. Tell me a very long story about a lighthouse."
 
 
-@pytest.mark.parametrize("dies_on", ["count", "chat"])
-def test_kill_9_before_the_first_piece_saves_the_turn_marked_and_still_learns_from_the_message(companion, dies_on):
-    """`say` runs ChatService.run: the engine dies while the prompt is measured ("count") or right after the
-    reply was asked for, before it evaluated the prompt ("chat")."""
-    companion.settings.max_reply_tokens = 8
+def test_kill_9_before_the_first_piece_saves_the_turn_marked_and_still_learns_from_the_message(companion):
+    """`say` runs ChatService.run: the engine dies right after the reply was asked for, before it evaluated the prompt.
+    Enter asks the engine for no count when the prompt fits by its bounds, so the reply is the first request (a prompt
+    near the context's end is counted first: tests/test_evaluate_ahead.py)."""
     chat = ChatService(companion)
-    if dies_on == "chat":  # the same message once before: its counts are known, so the next request is the reply
-        companion.transcript.delete_session(chat.prepare(None, NURSE).session_id)
+    companion.settings.max_reply_tokens = 8
     first_engine = companion.chat_model().pid
     killer = KillOnNextRequest(first_engine)
     with pytest.raises(EngineError) as failed:
         chat.run(None, NURSE, on_piece=lambda piece: pytest.fail(f"a piece came from a frozen engine: {piece!r}"))
-    assert killer.wait()["op"] == dies_on
+    assert killer.wait()["op"] == "chat"
     said = user_error(failed.value)
     assert said.code == "engine_failed" and "\n" not in said.message
     assert said.message.startswith("The chat engine stopped unexpectedly (killed by SIGKILL).")
@@ -174,7 +172,7 @@ def test_cli_chat_survives_kill_9_before_the_first_piece_and_learns_from_the_mes
         killer = KillOnNextRequest(_engine_child(proc.pid))
         proc.stdin.write("I work as a nurse in Chengdu.\n")
         proc.stdin.flush()
-        assert killer.wait()["op"] == "count"
+        assert killer.wait()["op"] == "chat"  # Enter asks for no count when the prompt fits by its bounds
         shown = _read_until(proc, "you> ")
         proc.stdin.write("/quit\n")
         proc.stdin.flush()
