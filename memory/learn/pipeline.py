@@ -156,13 +156,15 @@ class MemoryPipeline:
             standing, turned_down = validate(candidates, user_text, assistant_text, today,
                                              self.thresholds.min_confidence, self.thresholds.min_importance)
             result.rejected.extend(turned_down)
-            standing, declined = self._decide(standing, scores, user_text)
+            # A rule's fact often goes on in the clause after its quote ("下周六搬家 从浦东搬去闵行"): the decision reads
+            # it whole, and the heads do not claim that clause as a fact of its own.
+            whole = self._completed(standing, user_text, assistant_text, scores, today)
+            first_of = {_key(w): _key(c) for c, w in zip(standing, whole)}
+            decided, declined = self._decide(whole, scores, user_text)
             result.rejected.extend(declined)
             # validated again below with the rest, from their first form (in the words the decision chose)
-            rules_decided = {_key(c): c for c in standing}
+            rules_decided = {first_of[_key(c)]: c for c in decided}
             standing = [_as_decided(c, rules_decided) for c in candidates if _key(c) in rules_decided]
-            # A rule's fact often goes on in the clause after its quote ("下周六搬家 从浦东搬去闵行"): that clause joins
-            # the rule's note before the heads speak for the rest, or they would claim it as a fact of its own.
             standing = self._completed(standing, user_text, assistant_text, scores, today)
             clauses = clause_candidates(self.trained, user_text, today, _quoted_spans(user_text, standing),
                                         scores=scores)
