@@ -61,3 +61,16 @@ def test_a_clause_another_memory_speaks_for_is_not_copied_into_this_one(cli):
     written = _written(cli, "I'm a nurse, mostly night shifts in the ICU at St Vincent's")
     holding = [w for w in written if "ICU" in w["content"]]
     assert len(holding) == 1, written
+
+
+@pytest.mark.parametrize("text, fact, opener", [
+    ("Yeah I finally switched to a standing desk, my back thanks me", "standing desk", "Yeah"),
+    ("Wait I never told you I moved to Leeds in March", "Leeds", "told you"),
+    ("I never told you this but I hate cilantro", "cilantro", "told you"),
+    ("oh yeah so did I mention I started pottery classes", "pottery", "mention"),
+    ("哦对了我现在在字节上班了", "字节", "哦"),
+])
+def test_a_note_leaves_out_what_the_message_opened_on_for_the_conversation(cli, text, fact, opener):
+    written = _written(cli, text)
+    notes = [w["content"] for w in written if fact in w["content"]]
+    assert notes and not any(opener.lower() in n.lower() for n in notes), written
