@@ -12,6 +12,10 @@ def _written(cli, text, today="2026-12-02"):
 
 @pytest.mark.parametrize("text,fact,added", [
     ("我在杭州做设计 主要给电商画海报", "杭州", "电商"),
+    # a rule quotes the piece it matched (a space ends it); the pieces after that go on with the fact join it
+    ("我是个程序员 做安卓开发的 写了五年了", "程序员", "安卓"),
+    ("我在一家外贸公司当会计 天天对发票", "会计", "发票"),
+    ("还有二十天放寒假 票订好了 回哈尔滨 想死锅包肉了", "寒假", "哈尔滨"),
     ("my brother Sam just got engaged, to his girlfriend of six years", "Sam", "girlfriend of six years"),
 ])
 def test_the_clause_after_a_rules_fact_stays_with_it(cli, text, fact, added):
@@ -25,7 +29,7 @@ def test_the_clause_after_a_rules_fact_stays_with_it(cli, text, fact, added):
     ("favourite podcast is No Such Thing As A Fish, zero notes", "Fish", "zero notes"),
     # a second statement about it is a fact of its own, never joined on with ";"
     ("my favourite band is Radiohead, they were my first concert", "Radiohead", "first concert"),
-    ("Anjali got the promotion!! she still doesn't believe she deserves it", "Anjali", "deserves"),
+    ("my coworker Anjali got the promotion!! she still doesn't believe she deserves it", "Anjali", "deserves"),
     ("just adopted a corgi named Waffles, kitchen looks like a crime scene", "Waffles", "crime scene"),
 ])
 def test_a_remark_on_a_fact_is_not_stuck_onto_it(cli, text, fact, remark):
@@ -57,3 +61,16 @@ def test_a_clause_another_memory_speaks_for_is_not_copied_into_this_one(cli):
     written = _written(cli, "I'm a nurse, mostly night shifts in the ICU at St Vincent's")
     holding = [w for w in written if "ICU" in w["content"]]
     assert len(holding) == 1, written
+
+
+@pytest.mark.parametrize("text, fact, opener", [
+    ("Yeah I finally switched to a standing desk, my back thanks me", "standing desk", "Yeah"),
+    ("Wait I never told you I moved to Leeds in March", "Leeds", "told you"),
+    ("I never told you this but I hate cilantro", "cilantro", "told you"),
+    ("oh yeah so did I mention I started pottery classes", "pottery", "mention"),
+    ("哦对了我现在在字节上班了", "字节", "哦"),
+])
+def test_a_note_leaves_out_what_the_message_opened_on_for_the_conversation(cli, text, fact, opener):
+    written = _written(cli, text)
+    notes = [w["content"] for w in written if fact in w["content"]]
+    assert notes and not any(opener.lower() in n.lower() for n in notes), written

@@ -28,7 +28,14 @@ _LEXICON = Path(__file__).with_name("lexicon")
 _I_FORMS = {"i": "I", "im": "I'm", "i'm": "I'm", "ive": "I've", "i've": "I've", "id": "I'd", "i'd": "I'd",
             "ill": "I'll", "i'll": "I'll"}
 _SHORTHAND_I = re.compile(r"\b(?:i|im|i'm|ive|i've|i'd|i'll)\b|\bid(?=\s+(?:rather|love|like|never))|\bill(?=\s+(?:be|never|try))")
-_LEAD_EN = re.compile(r"^(?:and|but|so|also|though|plus|anyway|well|oh|ok|okay|like|tbh|honestly|btw|lol)\b[\s,]*", re.I)
+# What a clause opens on for the conversation's sake, not the fact's: a linking word, an interjection ("Yeah", "Wait"),
+# or a frame around the news ("I never told you", "did I mention"). A note leaves them out, one after another
+# ("oh yeah so I never told you…").
+_LEAD_EN = re.compile(r"^(?:and|but|so|also|though|plus|anyways?|well|oh|ok|okay|like|tbh|honestly|btw|fyi|lol|yeah|yea|"
+                      r"yep|yup|yes|wait|hey|hmm+|um+|uh+|ah+|guess what|fun fact|update|no(?=\s*,)|"
+                      r"(?:i\s+)?(?:never|forgot\s+to|didn't)\s+(?:told|tell|mention(?:ed)?)(?:\s+(?:to\s+)?you)?(?:\s+(?:that|this))?(?:\s+but)?|"
+                      r"did\s+i\s+(?:ever\s+)?(?:tell|mention)(?:\s+(?:to\s+)?you)?(?:\s+that)?|just\s+so\s+you\s+know)\b[\s,.!:-]*",
+                      re.I)
 
 
 @dataclass(frozen=True)
@@ -123,9 +130,16 @@ def render(quote: str) -> str:
     """The note a clause becomes: the user's words, made neutral."""
     if has_cjk(quote) and not re.search(r"[A-Za-z]{3,}\s+[A-Za-z]{3,}\s+[A-Za-z]{3,}", quote):
         return zh_clean(quote)
-    text = _LEAD_EN.sub("", drop_fillers(uncaps(quote))).strip(" ,.;:-")
+    text = without_lead(drop_fillers(uncaps(quote)).strip(" ,.;:-"))
     text = third_person(_SHORTHAND_I.sub(lambda m: _I_FORMS[m.group(0).lower()], text))
     return text[:1].upper() + text[1:] if text else text
+
+
+def without_lead(text: str) -> str:
+    """An English clause without what it opens on for the conversation's sake ("Wait I never told you", "oh yeah so")."""
+    while (bare := _LEAD_EN.sub("", text, count=1).strip(" ,.;:-")) != text and bare:
+        text = bare
+    return text
 
 
 def topic_for(group: ClauseGroup, category: str, quote: str) -> str | None:

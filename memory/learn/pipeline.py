@@ -156,11 +156,16 @@ class MemoryPipeline:
             standing, turned_down = validate(candidates, user_text, assistant_text, today,
                                              self.thresholds.min_confidence, self.thresholds.min_importance)
             result.rejected.extend(turned_down)
-            standing, declined = self._decide(standing, scores, user_text)
+            # A rule's fact often goes on in the clause after its quote ("下周六搬家 从浦东搬去闵行"): the decision reads
+            # it whole, and the heads do not claim that clause as a fact of its own.
+            whole = self._completed(standing, user_text, assistant_text, scores, today)
+            first_of = {_key(w): _key(c) for c, w in zip(standing, whole)}
+            decided, declined = self._decide(whole, scores, user_text)
             result.rejected.extend(declined)
             # validated again below with the rest, from their first form (in the words the decision chose)
-            rules_decided = {_key(c): c for c in standing}
+            rules_decided = {first_of[_key(c)]: c for c in decided}
             standing = [_as_decided(c, rules_decided) for c in candidates if _key(c) in rules_decided]
+            standing = self._completed(standing, user_text, assistant_text, scores, today)
             clauses = clause_candidates(self.trained, user_text, today, _quoted_spans(user_text, standing),
                                         scores=scores)
             candidates = standing + clauses + clause_candidates(
@@ -175,7 +180,7 @@ class MemoryPipeline:
             decided, declined = self._decide(proposed, scores, user_text, others=accepted)
             result.rejected.extend(declined)
             accepted = [c for c in accepted if is_rule_origin(c.origin)] + decided
-        kept = self._completed(_dedupe(accepted), user_text, assistant_text, scores, today)
+        kept = self._completed(_dedupe(accepted), user_text, assistant_text, scores, today, rules_done=True)
         if user_text != said:  # the memory quotes what the user said, not the statement it was read as
             kept = [replace(c, said=said) for c in kept]
         if self.trained is not None:  # what reconciliation will score, in one batch
@@ -244,13 +249,15 @@ class MemoryPipeline:
         return kept, declined
 
     def _completed(self, kept: list[Candidate], user_text: str, assistant_text: str | None,
-                   scores: list[ClauseScore], today: date) -> list[Candidate]:
+                   scores: list[ClauseScore], today: date, rules_done: bool = False) -> list[Candidate]:
         """Each candidate with the neighbouring clauses that complete it (memory/learn/enrich.py), where the
-        completed one still passes the validators."""
+        completed one still passes the validators; with `rules_done`, the rule candidates were completed already."""
         if not scores or self.trained is None:
             return kept
         out = []
         for cand, fuller in zip(kept, with_neighbours(kept, user_text, scores, today)):
+            if rules_done and is_rule_origin(cand.origin):
+                fuller = cand
             if fuller is not cand and validate([fuller], user_text, assistant_text, today, self.thresholds.min_confidence,
                                                self.thresholds.min_importance)[0]:
                 cand = fuller

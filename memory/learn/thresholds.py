@@ -37,7 +37,9 @@ JOIN_CHARS = 60
 # replaces a stored memory ("原神退坑了" after "原神一玩一整天"), never as a new fact of its own.
 CHANGE_ONLY_WORTH = 0.15
 # A neighbour the heads keep on its own, in another category, is a second fact, not more of this one
-# ("在深圳做硬件工程师 最近刚跟相亲认识的女生确定关系了"); no change on the inner development split (enrich.py).
+# ("在深圳做硬件工程师 最近刚跟相亲认识的女生确定关系了"); no change on the inner development split (enrich.py). Past the
+# first neighbour, a Chinese piece goes on with a rule's fact only when the heads keep it this surely in its category
+# (on 400 Chinese train cases, one fact per note 78 -> 90 %, with the rule quotes cut at spaces).
 SEPARATE_FACT_WORTH = 0.5
 # How likely the heads must find a category for the clause to be proposed as it too: a proposal's breadth, not a
 # decision (the decision model reads the probability as an input; readings.py).

@@ -13,7 +13,7 @@ from datetime import date
 import rjieba
 
 from memory.dates import absolutize, undated
-from memory.learn.clause_memory import render, topic_key
+from memory.learn.clause_memory import render, topic_key, without_lead
 from memory.learn.clauses import too_long_for_a_fact
 from memory.learn.guard import instruction_reason, trivia_reason
 from memory.learn.rules.common import zh_clean
@@ -241,7 +241,7 @@ def _negation_dropped(c: Candidate, user_text: str) -> str | None:
     source = c.quote if c.quote and c.quote in user_text else user_text
     units = set(content_units(c.content))
     for clause in _clauses(source):
-        plain = NEG_IDIOMS.sub(" ", clause)
+        plain = NEG_IDIOMS.sub(" ", without_lead(clause.strip()))  # "I never told you I moved…" negates nothing said
         if not NEG_QUOTE.search(plain):
             continue
         if any(_found(u, clause.lower()) for u in units):

@@ -17,7 +17,10 @@ DEFAULTS: dict[str, tuple[float, float]] = {
 }
 
 SENTENCE_END = re.compile(r"(?<!\d)[.](?!\d)|[!?;\n。！？；…]+|\s[-–—]{1,2}\s|[—]")
-CLAUSE_END = re.compile(r"[,，、:：()（）]|\s[-–—]{1,2}\s|—")
+# A space between two Chinese characters ends a clause too, as in memory/learn/clauses.py: people who type
+# without punctuation separate thoughts with spaces ("跟老公结婚五年了 他叫周明 住在西安 最近在备孕"), and a rule's
+# quote and note hold the piece it matched, not the whole run (issue 36, one fact per note).
+CLAUSE_END = re.compile(r"[,，、:：()（）]|\s[-–—]{1,2}\s|—|(?<=[\u3400-\u9fff])\s+(?=[\u3400-\u9fff])")
 
 
 @dataclass(frozen=True)
@@ -172,7 +175,7 @@ def norm_object(obj: str) -> str:
 
 
 EMOJI = re.compile("[\U0001F000-\U0001FFFF\u2600-\u27BF\uFE0F\u200d]+")
-ZH_LEAD = re.compile(r"^(?:对了|不过|而且|但是|然后|其实|说真的|说实话|跟你说(?:个好消息|一下|个事)?|话说|哈哈+|嗯+|啊+|唉|诶|"
+ZH_LEAD = re.compile(r"^(?:哦+|噢+|喔+|哎+|欸|忘了(?:跟你)?说|(?:我)?跟你说个事|告诉你(?:个好消息)?|你知道吗|对了|不过|而且|但是|然后|其实|说真的|说实话|跟你说(?:个好消息|一下|个事)?|话说|哈哈+|嗯+|啊+|唉|诶|"
                      r"所以|另外|还有|总之|反正|好消息|天哪|我跟你讲|说起来|顺便说一下|顺便|话说回来|讲真|请?记住|记得|别忘了|不要忘了|帮我记一下|帮我记住|记一下)[，,！!：:]?")
 # Laughter typed for tone anywhere in a clause ("俩一个线上一个线下哈哈 今年二十三"); quoted, it is what is talked about.
 ZH_LAUGH = re.compile(r"(?<![“「\"'‘])(?:哈{2,}|嘿嘿+|呵呵+|嘻嘻+|[hH]{3,})(?![”」\"'’])[，,!！~～]*\s*")
