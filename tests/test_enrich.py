@@ -3,6 +3,8 @@ the clause after a rule's fact, a clause memory's antecedent; never the setting 
 another memory's clause, a question or a clause with a date of its own."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 
@@ -74,3 +76,16 @@ def test_a_note_leaves_out_what_the_message_opened_on_for_the_conversation(cli, 
     written = _written(cli, text)
     notes = [w["content"] for w in written if fact in w["content"]]
     assert notes and not any(opener.lower() in n.lower() for n in notes), written
+
+
+@pytest.mark.parametrize("text", [
+    "我是心内科护士 三班倒 所以你要是半夜三点看到我找你聊天别奇怪",
+    "I'm 38, from Kraków originally, but I've been in Chicago 12 years.",
+])
+def test_a_fact_completed_in_the_users_own_words_says_each_piece_once(cli, text):
+    written = _written(cli, text)
+    assert written, text
+    for w in written:
+        cjk = any("\u4e00" <= ch <= "\u9fff" for ch in w["content"])
+        pieces = [p.lower() for p in re.split(r"[,，\s]+" if cjk else r"\s*,\s*", w["content"]) if p]
+        assert len(pieces) == len(set(pieces)), w["content"]

@@ -334,8 +334,8 @@ def _as_decided(c: Candidate, decided: dict[tuple[str, str, str], Candidate]) ->
     chosen = decided.get(_key(c))
     if chosen is None:
         return c
-    if OWN_WORDS in chosen.origin:
-        return replace(c, content=chosen.content, origin=chosen.origin, keep=chosen.keep)
+    if OWN_WORDS in chosen.origin:  # the user's words of the whole fact, completed before the decision read it
+        return replace(c, content=chosen.content, quote=chosen.quote, origin=chosen.origin, keep=chosen.keep)
     return replace(c, keep=chosen.keep)
 
 
