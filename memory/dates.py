@@ -481,7 +481,7 @@ def _zh_month_day(m: re.Match, today: date, text: str) -> _Result:
 _ZH_SPAN_DAY = {"底": -1, "末": -1, "初": 1, "上旬": 5, "中旬": 15, "中": 15, "下旬": 25}
 
 
-@_rule(rf"(?:(?P<yrel>今年|明年|去年)|(?P<y>\d{{4}})年)?(?:(?P<rel>下个?|这个?|本|上个?)|(?P<mn>{_CNUM})|(?P<whole>年))?"
+@_rule(rf"(?:(?P<yrel>今年|明年|去年)|(?<!\d)(?P<y>\d{{4}})(?:年(?![底末初])|(?=年[底末初])))?(?:(?P<rel>下个?|这个?|本|上个?)|(?P<mn>{_CNUM})|(?P<whole>年))?"
        r"(?P<mon>月份?)?(?P<part>底|末|初|上旬|中旬|下旬|中)")
 def _zh_part_of_month(m: re.Match, today: date, text: str) -> _Result | None:
     """月底 (the month's last day), 下个月初 (the 1st), 三月中旬 (the 15th), 下旬 (the 25th), 年底 (December 31):
@@ -490,6 +490,8 @@ def _zh_part_of_month(m: re.Match, today: date, text: str) -> _Result | None:
     if m["whole"]:  # 年底, 明年年底, 2027年底: the year's last day; 年初 is the coming January 1st
         if part not in ("底", "末", "初") or m["mon"] or (before and before in "每过跨新拜" and not m["yrel"]):
             return None
+        if part == "初" and after and after in _CN + "0123456789":
+            return None  # 今年初三 (this year in the third grade of middle school), 大年初三 (a lunar day)
         year = int(m["y"]) if m["y"] else today.year + {"今年": 0, "明年": 1, "去年": -1}.get(m["yrel"] or "", 0)
         return (date(year, 12, 31), True, "approx") if part != "初" else (date(year + (not m["yrel"] and not m["y"]), 1, 1), True, "approx")
     if not m["mon"] and part not in ("上旬", "中旬", "下旬"):

@@ -479,3 +479,14 @@ def test_a_deadline_keeps_its_by_and_a_vague_part_says_around():
 ])
 def test_a_day_said_of_what_happened_is_behind_today(text, expected):
     assert _single(text, WED) == expected
+
+
+@pytest.mark.parametrize("said, written", [
+    ("2027年底结婚", "2027-12-31前后结婚"),          # the year said before 年底 is its year, not glued in front
+    ("2027年初毕业", "2027-01-01前后毕业"),
+    ("2025年底换的工作", "2025-12-31前后换的工作"),
+    ("今年初三了 明年中考", "今年初三了 明年中考"),    # 初三 is a school grade, no start of the year
+    ("大年初三回娘家", "大年初三回娘家"),
+])
+def test_a_chinese_year_part_reads_the_year_said_with_it(said, written):
+    assert absolutize(said, date(2026, 12, 6))[0] == written
