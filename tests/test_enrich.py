@@ -71,6 +71,7 @@ def test_a_clause_another_memory_speaks_for_is_not_copied_into_this_one(cli):
     ("I never told you this but I hate cilantro", "cilantro", "told you"),
     ("oh yeah so did I mention I started pottery classes", "pottery", "mention"),
     ("哦对了我现在在字节上班了", "字节", "哦"),
+    ("跟你说个秘密 我脱单了！！相亲认识的 他叫老陈", "脱单", "秘密"),
 ])
 def test_a_note_leaves_out_what_the_message_opened_on_for_the_conversation(cli, text, fact, opener):
     written = _written(cli, text)
