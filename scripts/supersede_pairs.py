@@ -43,14 +43,14 @@ def _fold_fit(x, y, c: float) -> LogisticRegression:
 
 
 def _fold_models(arrays: dict, fit: Callable, pos, encoder) -> list[TrainedExtractor]:
-    """Per fold, the shipped arrays with change and slot heads fitted without that fold's cases."""
-    groups, x, change, slot = pos
+    """Per fold, the shipped arrays with the category, change and slot heads fitted without that fold's cases."""
+    groups, x, change, slot, category = pos
     folds = np.array([_fold(g) for g in groups])
     models = []
     for k in range(FOLDS):
         keep = folds != k
         fold_arrays = dict(arrays)
-        for head, y, c in (("change", change, 4.0), ("slot", slot, 8.0)):
+        for head, y, c in (("category", category, 8.0), ("change", change, 4.0), ("slot", slot, 8.0)):
             m = _fold_fit(x[keep], y[keep], c)
             fold_arrays[f"{head}_coef"] = m.coef_.astype(np.float32)
             fold_arrays[f"{head}_intercept"] = m.intercept_.astype(np.float32)
@@ -59,12 +59,15 @@ def _fold_models(arrays: dict, fit: Callable, pos, encoder) -> list[TrainedExtra
     return models
 
 
-def _sides(model: TrainedExtractor, texts: list[str], categories: list[str]) -> list[Side]:
+def _sides(model: TrainedExtractor, texts: list[str]) -> list[Side]:
+    """Each text as the pair model reads it, with the category the fold's head gives it: in use, both sides' categories
+    are the learner's (a stored memory's, a candidate's), not the corpus writers', and a pair model trained on the
+    writers' categories leaned on their agreement more than the learner's deserve ("we had to put Pepper down",
+    filed as a taste, never replaced "Has a cat called Pepper")."""
     rows = row_dicts(model.features(texts))
     scores = model.score_texts(texts)
     meanings = model.sentence_vectors(texts)
-    return [side(rows[i], t, s.change, s.slot, s.slot_p, c, meanings[i])
-            for i, (t, s, c) in enumerate(zip(texts, scores, categories))]
+    return [side(rows[i], t, s.change, s.slot, s.slot_p, s.category, meanings[i]) for i, (t, s) in enumerate(zip(texts, scores))]
 
 
 def _message_side(model: TrainedExtractor, text: str) -> Side:
@@ -93,14 +96,14 @@ def pairs(cases: list[dict], arrays: dict, fit: Callable, pos, encoder=None) -> 
         model = models[_fold(case["id"])]
         mems = case.get("memories", [])
         first = [m for m in mems if m.get("step", 0) == 0]
-        for m, s in zip(first, _sides(model, [m["evidence"] for m in first], [m["category"] for m in first])):
+        for m, s in zip(first, _sides(model, [m["evidence"] for m in first])):
             olds.append((case["id"], s))
             m["_side"] = s
         for m in mems:
             step = m.get("step", 0)
             if step >= 1 or len(case["steps"]) == 1:
                 msg = case["steps"][step]["user"]
-                new = m["_side"] if "_side" in m else _sides(model, [m["evidence"]], [m["category"]])[0]
+                new = m["_side"] if "_side" in m else _sides(model, [m["evidence"]])[0]
                 news.append((case, m, new, _message_side(model, msg) if step >= 1 else new))
     x: list[list[float]] = []
     y: list[int] = []

@@ -277,10 +277,10 @@ def context_arrays(rows: list[ClauseRow], x, clause_vectors: np.ndarray) -> dict
 
 
 def pos_rows(rows: list[ClauseRow], x):
-    """The memory-carrying clause rows with their case ids, features and change/slot labels (for folds)."""
+    """The memory-carrying clause rows with their case ids, features and change/slot/category labels (for folds)."""
     keep = [i for i, r in enumerate(rows) if r.worth == 1]
     return ([rows[i].group for i in keep], x[keep], np.array([rows[i].change for i in keep]),
-            np.array([rows[i].slot for i in keep]))
+            np.array([rows[i].slot for i in keep]), np.array([rows[i].category for i in keep]))
 
 
 def cross_validate(cases: list[dict], folds: int, encoder: CachedEncoder) -> None:

@@ -20,6 +20,16 @@ def _active(cli, today):
     ("I love horror movies", "after that last one I had nightmares for a week, no more scary films for me", "horror"),
     ("I do the school run every morning", "the kids take the bus by themselves now, so my mornings are mine",
      "school run"),
+    # The learner files the two under different categories (a pet / a taste): the pair model is trained on the
+    # learner's categories, so their disagreement no longer outweighs a stated change on the same pet.
+    ("we have a cat called Pepper, she's 14", "we had to put Pepper down on Sunday, the house is so quiet",
+     "cat called Pepper"),
+    # No word in common and under the gate's meaning likeness: the stored memory nearest in meaning to a stated
+    # change is weighed too (memory/learn/supersede.py _nearest_in_meaning).
+    ("I've been keto for a year, no carbs at all", "bagels every morning now honestly, carbs are back on the menu",
+     "keto"),
+    ("我以前从来不跑步", "现在每天早上跑五公里 风雨无阻", "不跑步"),
+    ("我以前从来不化妆", "现在每天出门前都要画半小时的妆", "不化妆"),
 ])
 # Not here any more: "we use Android in this house" → "caved and got an iphone 17". Nothing links the two but a stated
 # change (no word, n-gram cosine 0.14, sentence meaning 0.11); the pair model that retired it on that alone also

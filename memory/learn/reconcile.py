@@ -5,9 +5,9 @@ from dataclasses import dataclass
 from datetime import date
 
 from memory.learn.clause_memory import CHANGE_ONLY, SLOT_CONFIDENCE, TOPIC_WORDS_MARK, topic_words
-from memory.learn.supersede import Replacements
+from memory.learn.supersede import MAX_REPLACED, Replacements
 from memory.learn.thresholds import CHANGE_CONFIDENCE, CHANGE_ONLY_PROBABILITY, DUPLICATE_COSINE, MEANING_FLOOR, MEANING_LINK
-from memory.records import Candidate, Memory
+from memory.records import Candidate, Memory, about
 from memory.storage import vectors
 from memory.storage.store import MemoryStore, new_id
 from memory.text import has_cjk, has_negation
@@ -41,6 +41,9 @@ def decide(store: MemoryStore, cand: Candidate, today: date, vector: list[float]
         return Decision("reinforced", duplicate, [])
     same_topic = [m for m in store.by_topic(cand.topic) if m.category == cand.category] if cand.topic else []
     change_only = cand.origin.startswith(CHANGE_ONLY)
+    if not same_topic and replacements is not None:
+        stored = [m for m in (store.list(status="active") if active is None else active) if m.id not in fresh]
+        same_topic = _naming_its_topic(cand, stored)
     if not same_topic and replacements is not None and replacements.available:
         stored = [m for m in (store.list(status="active") if active is None else active) if m.id not in fresh]
         found = replacements.replaced(cand, stored, CHANGE_ONLY_PROBABILITY if change_only else None)
@@ -138,6 +141,26 @@ def _closeness(store: MemoryStore, cand: Candidate, old: Memory, replacements: R
     with store.db.lock:
         close = [vectors.similarity(store.db.conn, q, [rid], vectors.MULTILINGUAL).get(rid, 0.0) for q in query]
     return max(close, default=0.0)
+
+
+def _naming_its_topic(cand: Candidate, stored: list[Memory]) -> list[Memory]:
+    """The memories of the candidate's category whose words name the thing its topic key names, when the candidate
+    states a change of it: "原神退坑了" (preference:原神) retires "周末基本都窝在家里打原神" though the clause memory's
+    key is its first topic words. A slot ("profile:job") or topic words ("~…") name no thing; news of another person
+    is not a change of the user's own."""
+    kind, _, thing = (cand.topic or "").partition(":")
+    if (not thing or TOPIC_WORDS_MARK in thing or ":" in thing or about(cand.topic) != "user"
+            or cand.change < CHANGE_CONFIDENCE or len(thing) < (2 if has_cjk(thing) else 3)):
+        return []
+    named = [m for m in stored if m.category == cand.category == kind and _names(m.quote or m.content, thing)]
+    return named[:MAX_REPLACED]
+
+
+def _names(text: str, thing: str) -> bool:
+    """Does the text name the thing (a Chinese name inside it, else a word of it)?"""
+    if has_cjk(thing):
+        return thing in text
+    return thing.casefold() in {w.casefold() for w in topic_words(text)}
 
 
 def _restates(cand: Candidate, old: Memory) -> bool:

@@ -6,10 +6,11 @@ reads a pair — the stored memory's words and the new clause with its message �
 hold in both languages: how alike the two are in character n-grams, topic words and meaning (the
 multilingual sentence vectors, which see that a beagle is a dog and an iPhone is not Android), how strongly the
 new clause states a change (the change head), whether the polarity turned, whether both fill the
-same slot (job, city, partner status…), and whether the categories agree. It is trained by
+same slot (job, city, partner status…), and whether the categories the learner gave them agree. It is trained by
 `scripts/train_extractor.py` (pairs from scripts/supersede_pairs.py) on the corpus's change cases
 (the old fact against the new one) and on facts that stand: look-alike and random facts of other cases.
-A pair that shares nothing (no slot, topic word, n-gram or meaning likeness) is never a replacement.
+A pair that shares nothing (no slot, topic word, n-gram or meaning likeness) is never a replacement, except the one
+stored memory nearest in meaning to a stated change, which the model is asked about too.
 """
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ from scipy import sparse
 
 from memory.learn.classifier import TrainedExtractor
 from memory.learn.clause_memory import topic_words
-from memory.learn.thresholds import RELATED_COSINE, RELATED_JACCARD, RELATED_MEANING, REPLACE_PROBABILITY, SHARED_SLOT_P
+from memory.learn.thresholds import (CHANGE_CONFIDENCE, NEAREST_MEANING, RELATED_COSINE, RELATED_JACCARD, RELATED_MEANING,
+                                     REPLACE_PROBABILITY, SHARED_SLOT_P)
 from memory.records import Candidate, Memory, about
 from memory.text import has_cjk, has_negation
 
@@ -147,6 +149,22 @@ def shares_something(old: Side, new: Side, message: Side, cosine: float) -> bool
     return bool(union) and common / union >= RELATED_JACCARD
 
 
+def _nearest_in_meaning(olds: list[Side], new: Side, message: Side) -> int | None:
+    """The stored memory nearest in meaning to a stated change, when it is near enough (NEAREST_MEANING) though
+    under the gate's RELATED_MEANING: a new state said in other words ("gave up coffee completely" / "only drink oat
+    flat whites", "爱上爬山了" / "最讨厌运动") shares no word with the old one, and in a full memory the old state is
+    still the fact nearest to it. Only the nearest one: the pair model then decides as for any pair."""
+    dim = len(new.meaning)
+    if max(new.change, message.change) < CHANGE_CONFIDENCE or not dim or len(message.meaning) != dim:
+        return None
+    have = [i for i, old in enumerate(olds) if len(old.meaning) == dim]
+    if not have:
+        return None
+    close = np.stack([olds[i].meaning for i in have]) @ np.stack([new.meaning, message.meaning]).T
+    best = int(close.max(axis=1).argmax())
+    return have[best] if float(close[best].max()) >= NEAREST_MEANING else None
+
+
 def side(row: dict[int, float], text: str, change: float, slot: str, slot_p: float, category: str,
          vector: np.ndarray | None = None) -> Side:
     """A Side from a text, the heads' readings of it and its sentence vector."""
@@ -230,6 +248,9 @@ class Replacements:
         # A change replaces what it is about: a pair that shares no slot, word or n-gram is never one, so
         # only the pairs that pass that gate get a feature row (most of a large memory does not).
         near = [i for i, (old, c) in enumerate(zip(olds, cosines)) if shares_something(old, new, message, max(c))]
+        nearest = _nearest_in_meaning(olds, new, message)
+        if nearest is not None and nearest not in near:
+            near.append(nearest)
         rows = [pair_features(olds[i], new, message, (float(cosines[i][0]), float(cosines[i][1]))) for i in near]
         p = self.model.probability(rows)
         chance = dict(zip(near, (float(q) for q in p)))
