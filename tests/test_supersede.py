@@ -22,8 +22,7 @@ def _active(cli, today):
      "school run"),
     # The learner files the two under different categories (a pet / a taste): the pair model is trained on the
     # learner's categories, so their disagreement no longer outweighs a stated change on the same pet.
-    ("we have a cat called Pepper, she's 14", "we had to put Pepper down on Sunday, the house is so quiet",
-     "cat called Pepper"),
+    ("we have a cat called Pepper, she's 14", "we had to put Pepper down on Sunday, the house is so quiet", "cat"),
     # No word in common and under the gate's meaning likeness: the stored memory nearest in meaning to a stated
     # change is weighed too (memory/learn/supersede.py _nearest_in_meaning).
     ("I've been keto for a year, no carbs at all", "bagels every morning now honestly, carbs are back on the menu",
@@ -105,3 +104,11 @@ def test_news_of_the_day_retires_nothing_in_a_full_memory(cli):
         cli.json("memory", "extract", message, "--json", today="2026-11-20")
     active = {m["content"] for m in _active(cli, "2026-11-20")}
     assert {text for text, _ in seeded} <= active
+
+
+def test_a_change_dated_by_its_sentence_says_that_day_in_its_note(cli):
+    cli.json("memory", "extract", "I take the bus to work every day", "--json", today="2026-09-01")
+    cli.json("memory", "extract", "bought a bike last month, cycling to the office every day now", "--json",
+             today="2026-11-20")
+    now = [m for m in _active(cli, "2026-11-20") if "ycling" in m["content"]]
+    assert now and now[0]["valid_from"] == "2026-10-20" and "2026-11-20" not in now[0]["content"], now

@@ -15,10 +15,12 @@ from memory.learn.features import attack_text
 from memory.learn.guard import instruction_reason, unfinished_reason
 from memory.learn.outcomes import outcome_candidate
 from memory.learn.readings import in_own_words, other_readings
+from memory.dates import undated
 from memory.learn.rules.candidates import RULES, extract_candidates
+from memory.learn.rules.common import sentences
 from memory.learn.rules.registry import compile_all, is_rule_origin
 from memory.learn.supersede import Replacements
-from memory.learn.thresholds import MIN_CONFIDENCE, MIN_IMPORTANCE
+from memory.learn.thresholds import CHANGE_CONFIDENCE, MIN_CONFIDENCE, MIN_IMPORTANCE
 from memory.learn.validate import validate
 from memory.learn.predicates import predicate, value
 from memory.protocols import Completer
@@ -181,6 +183,7 @@ class MemoryPipeline:
             result.rejected.extend(declined)
             accepted = [c for c in accepted if is_rule_origin(c.origin)] + decided
         kept = self._completed(_dedupe(accepted), user_text, assistant_text, scores, today, rules_done=True)
+        kept = [_began_in_its_sentence(c, user_text, today) for c in kept]
         if user_text != said:  # the memory quotes what the user said, not the statement it was read as
             kept = [replace(c, said=said) for c in kept]
         if self.trained is not None:  # what reconciliation will score, in one batch
@@ -321,6 +324,17 @@ def _with_change(model: TrainedExtractor, candidates: list[Candidate], text: str
     """Rule candidates with the change head's reading of their quoted words ("finally quit…", 调到)."""
     scores = model.score_texts([c.quote or c.content for c in candidates])
     return [replace(c, change=s.change, context=text) for c, s in zip(candidates, scores)]
+
+
+def _began_in_its_sentence(c: Candidate, text: str, today: date) -> Candidate:
+    """A stated change with no day of its own began on a past day its sentence says ("bought a bike last month,
+    cycling to the office every day now": the cycling, and the end of what it replaces, date from last month)."""
+    at = text.find(c.quote) if c.quote else -1
+    if c.valid_from is not None or c.category == "event" or c.change < CHANGE_CONFIDENCE or at < 0:
+        return c
+    sentence = next((s for s in sentences(text) if s.start <= at < s.end), None)
+    began = undated(sentence.text, today)[1] if sentence is not None else None
+    return replace(c, valid_from=began) if began is not None and began <= today else c
 
 
 def _key(c: Candidate) -> tuple[str, str, str]:

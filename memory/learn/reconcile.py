@@ -57,7 +57,7 @@ def decide(store: MemoryStore, cand: Candidate, today: date, vector: list[float]
     if stronger:
         return Decision("rejected", new, [], f"conflicts with a {stronger[0].source} memory ({stronger[0].id})")
     if cand.polarity < 0 or cand.change >= CHANGE_CONFIDENCE:
-        new.content = _with_since(new.content, today)
+        new.content = _with_since(new.content, cand.valid_from or today)  # the day said, else the day told
     return Decision("superseded", new, same_topic, f"changed on {today.isoformat()}")
 
 

@@ -69,6 +69,8 @@ def validate(candidates: list[Candidate], user_text: str, assistant_text: str | 
     for cand in ordered:
         cand = _in_users_words(cand, [o.content for o in candidates if o is not cand])
         reason = _check(cand, user_text, assistant_text, attack, message_trivia)
+        if reason and reason.startswith(_UNGROUNDED) and (own := _said_by_user(cand)) is not None:
+            cand, reason = own, _check(own, user_text, assistant_text, attack, message_trivia)
         if reason is None:
             cand, reason = _with_dates(cand, today)
         if reason is None:
@@ -176,6 +178,9 @@ def _found(unit: str, haystack: str) -> bool:
     return unit in haystack
 
 
+_UNGROUNDED = "not grounded in the user's words: "
+
+
 def _grounding(c: Candidate, user_text: str, assistant_text: str | None) -> str | None:
     """Most of the content's meaningful words must be the user's own; invented details are rejected."""
     units = content_units(c.content)
@@ -188,7 +193,7 @@ def _grounding(c: Candidate, user_text: str, assistant_text: str | None) -> str 
     heard = (assistant_text or "").lower()
     if heard and sum(_found(u, heard) for u in missing) >= max(1, len(missing) // 2):
         return "comes from the assistant's words, not the user's"
-    return "not grounded in the user's words: " + ", ".join(missing[:4])
+    return _UNGROUNDED + ", ".join(missing[:4])
 
 
 # ---------------------------------------------------------------- polarity
@@ -196,6 +201,16 @@ def _grounding(c: Candidate, user_text: str, assistant_text: str | None) -> str 
 
 def _clauses(text: str) -> list[str]:
     return [p for p in re.split(r"[,.;!?，。；！？\n]|\s+(?:but|and|so|though)\s+|但是|可是", text) if p.strip()]
+
+
+def _said_by_user(c: Candidate) -> Candidate | None:
+    """A rule's rewrite whose words are not the user's ("原神退坑了" -> "对原神已经退坑了，不再追了") said in the user's
+    own words instead, with the rule's category and topic; None where the rule's words must stand (an event's carry
+    its date, what the user asked to be remembered is kept as asked)."""
+    if not is_rule_origin(c.origin) or c.source == "explicit" or c.category == "event" or not c.quote:
+        return None
+    own = zh_clean(c.quote) if has_cjk(c.quote) else render(c.quote)
+    return replace(c, content=own) if own and own != c.content else None
 
 
 def _in_users_words(c: Candidate, others: list[str]) -> Candidate:
