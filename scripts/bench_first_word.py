@@ -231,7 +231,8 @@ def throughput(model_path: str, messages: list[dict], reps: int, gen_tokens: int
     engine = ChatEngine(model_path, n_ctx=4096, n_threads=n_threads, n_threads_batch=n_batch)
     counters = {"raw": EvalCounter(raw)}
     names = ("raw", "app", "engine")
-    out: dict[str, dict[str, list[float]]] = {n: {"prompt": [], "gen": []} for n in names}
+    out: dict[str, dict[str, list[float]]] = {n: {"prompt": [], "gen": [], "prompt_ratio": [], "gen_ratio": []}
+                                              for n in names}
     texts: dict[str, list[str]] = {n: [] for n in names}
     sampling = {"max_tokens": gen_tokens, "temperature": 0.0, "repeat_penalty": REPEAT_PENALTY}
 
@@ -264,15 +265,21 @@ def throughput(model_path: str, messages: list[dict], reps: int, gen_tokens: int
         for name in names:
             start, first_at, last_at = times[name]
             out[name]["prompt"].append(n_prompt / (first_at - start))
-            if texts[name][-1] == texts["raw"][-1]:
-                out[name]["gen"].append(n_gen / max(1e-9, last_at - first_at))
+            same = texts[name][-1] == texts["raw"][-1]
+            out[name]["gen"].append(n_gen / max(1e-9, last_at - first_at) if same else float("nan"))
+        for name in ("app", "engine"):  # this repetition's ratios against raw, measured seconds apart
+            for m in ("prompt", "gen"):
+                ratio = out[name][m][-1] / out["raw"][m][-1]
+                if ratio == ratio:
+                    out[name][m + "_ratio"].append(ratio)
     threads_used = {"raw": (raw.n_threads, raw.n_threads_batch), "app": (app._llm.n_threads, app._llm.n_threads_batch),
                     "engine": (engine.n_threads, engine.n_threads_batch)}
     engine.close()
     app.close()
     raw.close()
-    return {n: {m: statistics.median(out[n][m]) if out[n][m] else float("nan") for m in ("prompt", "gen")}
-            | {"threads": threads_used[n]}
+    return {n: {m: statistics.median(v) if (v := [x for x in out[n][m] if x == x]) else float("nan")
+                for m in ("prompt", "gen")}
+            | {m: out[n][m] for m in ("prompt_ratio", "gen_ratio")} | {"threads": threads_used[n]}
             for n in names}
 
 
@@ -359,8 +366,15 @@ def report(results: dict, args, tput: dict | None, threads: int, model: str,
     for name in ("raw", "app", "engine"):
         print(f"| {labels[name]} | {tput[name]['prompt']:.0f} | {tput[name]['gen']:.1f} | {tput[name]['threads']} |")
     for name in ("app", "engine"):
-        print(f"| {name} / raw | {tput[name]['prompt'] / tput['raw']['prompt']:.2f} "
-              f"| {tput[name]['gen'] / tput['raw']['gen']:.2f} | |")
+        print(f"| {name} / raw, median (min-max) of {len(tput[name]['gen_ratio'])} repetitions | "
+              f"{_spread(tput[name]['prompt_ratio'])} | {_spread(tput[name]['gen_ratio'])} | |")
+
+
+def _spread(ratios: list[float]) -> str:
+    """A list of per-repetition ratios as 'median (min-max)'."""
+    if not ratios:
+        return "-"
+    return f"{statistics.median(ratios):.2f} ({min(ratios):.2f}-{max(ratios):.2f})"
 
 
 if __name__ == "__main__":
