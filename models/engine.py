@@ -23,7 +23,8 @@ One Llama lives for the whole process, so each turn reuses the prompt tokens the
 `prompt_cache` (models/prompt_cache.py: file, key, salt, model; given here on stdin, never in argv or the
 environment) and a `head` (the stable leading messages; 0 means nothing is cached) the evaluated conversation — the
 head, the history and the reply — also outlives the process: taken after a reply and written encrypted by a writer
-thread (the next request does not wait for the file), read before the first reply of the next engine.
+thread (the next request does not wait for the file; the writer waits while a request is in hand), read before the
+first reply of the next engine.
 """
 from __future__ import annotations
 
@@ -44,8 +45,8 @@ from models.prompt_cache import PromptCache
 log = logging.getLogger(__name__)
 _ALIVE_EVERY_S = 1.0
 _WRITE_GRACE_S = 10.0  # how long an engine whose app went away still finishes writing the prompt cache
-# Held while the prompt cache is written: an app that closes the pipe right after its reply would otherwise end the
-# process with the file half written (the temporary file, never the real one); a forget waits for it too.
+# Held while a written prompt cache replaces the old file, and while a forget deletes it: a state taken before a forget
+# never becomes the file. An app that closes the pipe exits the process only after the writer is drained.
 _writing = threading.Lock()
 _WORKING_CPU_S = 0.01  # CPU seconds per second that count as working (waiting on a lock or a pipe uses ~none)
 
@@ -66,12 +67,40 @@ class Channel:
             self.sent_at = time.monotonic()
 
 
+class InHand:
+    """Whether the engine has a request in hand (set while it works on one); the prompt cache's writer waits for it
+    to clear. Read by the alive thread, the stdin thread at exit, and the writer."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._set = False
+
+    def set(self) -> None:
+        with self._cond:
+            self._set = True
+
+    def clear(self) -> None:
+        with self._cond:
+            self._set = False
+            self._cond.notify_all()
+
+    def is_set(self) -> bool:
+        return self._set
+
+    def wait_clear(self) -> None:
+        with self._cond:
+            self._cond.wait_for(lambda: not self._set)
+
+
 class CacheWriter:
     """Writes the prompt cache on its own thread, so a long conversation's state (tens of MB) never holds up the next
-    request; of states waiting, only the newest is written. A state taken before a forget is never written."""
+    request; of states waiting, only the newest is written. It writes only while no request is in hand: the file is
+    encrypted and written a piece at a time, and a request that arrives meanwhile (the next Enter, soon after a
+    reply) finds the writer waiting, not encrypting, writing or flushing beside it; it goes on once the engine is
+    idle. A state taken before a forget is never written (a write under way is given up)."""
 
-    def __init__(self, cache: PromptCache, n_ctx: int, forgets: list[int]):
-        self.cache, self._n_ctx, self._forgets = cache, n_ctx, forgets
+    def __init__(self, cache: PromptCache, n_ctx: int, forgets: list[int], in_hand: InHand):
+        self.cache, self._n_ctx, self._forgets, self._in_hand = cache, n_ctx, forgets, in_hand
         self._cond = threading.Condition()
         self._waiting: tuple[list[int], bytes, int] | None = None
         self._busy = False
@@ -95,9 +124,7 @@ class CacheWriter:
                 assert self._waiting is not None
                 (tokens, state, seen), self._waiting, self._busy = self._waiting, None, True
             try:
-                with _writing:
-                    if self._forgets[0] == seen:
-                        self.cache.write(self._n_ctx, tokens, state)
+                self._write(tokens, state, seen)
             except OSError as e:
                 log.warning("could not write the prompt cache: %s", e)
             finally:
@@ -105,9 +132,23 @@ class CacheWriter:
                     self._busy = False
                     self._cond.notify_all()
 
+    def _write(self, tokens: list[int], state: bytes, seen: int) -> None:
+        def go_on() -> bool:  # before each piece: wait while a request is in hand; give up after a forget
+            self._in_hand.wait_clear()
+            return self._forgets[0] == seen
+
+        tmp = self.cache.write_temporary(self._n_ctx, tokens, state, go_on)
+        if tmp is None:
+            return
+        with _writing:  # a forget deletes the file under this lock: a state taken before it is not put in place
+            if self._forgets[0] == seen:
+                self.cache.commit(tmp)
+            else:
+                tmp.unlink(missing_ok=True)
+
 
 def _read_requests(inbox: queue.Queue, stop_upto: list[int], forgets: list[int],
-                   writer: list[CacheWriter | None], busy: threading.Event) -> None:
+                   writer: list[CacheWriter | None], busy: InHand) -> None:
     """On a second thread: queue requests; stop and forget take effect at once; EOF ends the process, once the
     request in hand has ended (it is told to stop) and handed its prompt state to the writer, and that is written."""
     for line in sys.stdin:
@@ -115,7 +156,7 @@ def _read_requests(inbox: queue.Queue, stop_upto: list[int], forgets: list[int],
         if msg.get("op") == "stop":
             stop_upto[0] = max(stop_upto[0], int(msg["id"]))
         elif msg.get("op") == "forget":
-            with _writing:  # after a write under way, which this deletes; states taken before it are not written
+            with _writing:  # states taken before this are not written (a write under way gives up)
                 forgets[0] += 1
                 if writer[0] is not None:
                     writer[0].cache.delete()
@@ -133,7 +174,7 @@ def _read_requests(inbox: queue.Queue, stop_upto: list[int], forgets: list[int],
     os._exit(0)
 
 
-def _say_alive_while_working(channel: Channel, current: list[int], busy: threading.Event) -> None:
+def _say_alive_while_working(channel: Channel, current: list[int], busy: InHand) -> None:
     """On a third thread: while a request is in hand and this process used CPU in the last second, say so.
 
     One llama.cpp decode of a long prompt can take a minute on a busy machine, so tokens alone cannot tell slow
@@ -178,7 +219,7 @@ def serve(channel: Channel) -> int:
     inbox: queue.Queue = queue.Queue()
     stop_upto, forgets = [0], [0]
     writer_box: list[CacheWriter | None] = [None]
-    busy = threading.Event()  # a request is in hand
+    busy = InHand()
     threading.Thread(target=_read_requests, args=(inbox, stop_upto, forgets, writer_box, busy), daemon=True,
                      name="engine-stdin").start()
     load = inbox.get()
@@ -190,7 +231,7 @@ def serve(channel: Channel) -> int:
         cache = PromptCache.from_wire(load["prompt_cache"]) if load.get("prompt_cache") else None
         model = ChatModel(load["path"], n_ctx=load["n_ctx"], n_threads=load["n_threads"], seed=load.get("seed"),
                           prompt_cache=cache, n_threads_batch=load.get("n_threads_batch"))
-        writer_box[0] = CacheWriter(cache, model.n_ctx, forgets) if cache is not None else None
+        writer_box[0] = CacheWriter(cache, model.n_ctx, forgets, busy) if cache is not None else None
     except ModelError as e:
         channel.send(load["id"], error={"code": e.code, "message": str(e)})
         return 1

@@ -20,12 +20,13 @@ import logging
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 log = logging.getLogger(__name__)
 MAGIC = b"CPC1"
 _SALT, _NONCE = 16, 12
 _INFO = b"companion prompt-state cache v1"
+_PIECE = 1 << 20  # bytes encrypted and written at a time; between two the engine's writer may pause (write_temporary)
 _SCRYPT_N = 2 ** 15  # a passphrase gets a slow KDF first, so this file is no cheaper to guess against than the DB
 
 
@@ -68,6 +69,10 @@ def tokens_hash(tokens: Sequence[int]) -> str:
     return hashlib.sha256(b"".join(int(t).to_bytes(4, "little", signed=True) for t in tokens)).hexdigest()
 
 
+class _GaveUp(Exception):
+    """A write the caller gave up part way (write_temporary's go_on said False)."""
+
+
 @dataclass(frozen=True)
 class PromptCache:
     """Where the profile's cache file is, its key and salt, and the model it belongs to (given by the app)."""
@@ -87,22 +92,51 @@ class PromptCache:
 
     def write(self, n_ctx: int, tokens: Sequence[int], state: bytes) -> None:
         """Encrypt and store the state of these head tokens, replacing any earlier file."""
-        from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+        tmp = self.write_temporary(n_ctx, tokens, state)
+        assert tmp is not None  # nothing asked to give up
+        self.commit(tmp)
+
+    def write_temporary(self, n_ctx: int, tokens: Sequence[int], state: bytes,
+                        go_on: Callable[[], bool] | None = None) -> Path | None:
+        """Encrypt the state of these head tokens into the temporary file beside the cache file, _PIECE bytes at a
+        time, and flush it to disk; `commit` then makes it the cache file. Before each piece `go_on()` is asked: it
+        may wait (the engine's writer waits there while a request is in hand, so a reply never shares the CPU with
+        this), and False gives up: the temporary file is removed and None returned. Only ciphertext reaches the
+        file: each piece is encrypted (one AES-GCM message, the same bytes as encrypting it all at once) first."""
+        from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
         header = json.dumps({"model": self.model, "n_ctx": n_ctx, "head": tokens_hash(tokens),
                              "n_tokens": len(tokens), "state": len(state)}).encode() + b"\n"
         ids = b"".join(int(t).to_bytes(4, "little", signed=True) for t in tokens)
         nonce = os.urandom(_NONCE)
         clear = MAGIC + self.salt + nonce
-        sealed = AESGCM(self.key).encrypt(nonce, header + ids + state, clear)
+        sealing = Cipher(algorithms.AES(self.key), modes.GCM(nonce)).encryptor()
+        sealing.authenticate_additional_data(clear)
         tmp = self.path.with_name(self.path.name + ".tmp")
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         try:
             with os.fdopen(fd, "wb") as f:
                 os.fchmod(f.fileno(), 0o600)
-                f.write(clear + sealed)
+                f.write(clear)
+                for part in (header + ids, memoryview(state)):
+                    for at in range(0, len(part), _PIECE):
+                        if go_on is not None and not go_on():
+                            raise _GaveUp
+                        f.write(sealing.update(part[at:at + _PIECE]))
+                f.write(sealing.finalize() + sealing.tag)
                 f.flush()
                 os.fsync(f.fileno())
+        except _GaveUp:
+            tmp.unlink(missing_ok=True)
+            return None
+        except OSError:
+            tmp.unlink(missing_ok=True)
+            raise
+        return tmp
+
+    def commit(self, tmp: Path) -> None:
+        """The temporary file `write_temporary` wrote becomes the cache file (at once: a rename)."""
+        try:
             os.replace(tmp, self.path)
         except OSError:
             tmp.unlink(missing_ok=True)

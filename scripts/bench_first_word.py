@@ -13,10 +13,11 @@ ways, turn by turn in turning order so machine noise hits all of them:
   off    memory off, the same terminal path.
 Per turn it prints the median time from Enter to the first reply piece and the prompt tokens llama.cpp evaluated in
 that time (the rest were reused), beside the message's own tokens; then the ratios against memory off (the median
-turn and the last turn), the first reply after a restart against the last warm turn of the same conversation, and
-the app's tokens/s against raw llama-cpp-python on the same prompts, threads and sampling (the engine process the app
-uses, and its in-process `ChatModel`). Only ratios measured side by side in this one run are claims; the seconds
-depend on the machine and its load.
+turn and the last turn), the first reply after a restart against the last warm turn of the same conversation, the
+median turn split into `prepare` and the engine's part (prompt built to first piece), and the app's tokens/s against
+raw llama-cpp-python on the same prompts, threads and sampling (the engine process the app uses, and its in-process
+`ChatModel`). Only ratios measured side by side in this one run are claims; the seconds depend on the machine and its
+load.
 """
 from __future__ import annotations
 
@@ -152,8 +153,9 @@ def anticipate(chat: ChatService, session: str | None, draft: str) -> None:
 
 
 def timed_turn(chat: ChatService, session: str | None, text: str, typed: bool = False,
-               between: bool = True) -> tuple[float, int, object]:
-    """Seconds from Enter to the first reply piece, and the prompt tokens the engine evaluated in that time.
+               between: bool = True) -> tuple[float, int, object, float]:
+    """Seconds from Enter to the first reply piece, the prompt tokens the engine evaluated in that time, the turn, and
+    the seconds of it `prepare` took (saving the message, the query's embedding and search, building the prompt).
 
     typed: typing pauses came before Enter (untimed), as in the window; else, with `between`, the terminal's work
     while a line is typed, which cannot see it (older versions did nothing)."""
@@ -164,6 +166,7 @@ def timed_turn(chat: ChatService, session: str | None, text: str, typed: bool = 
         chat.evaluate_conversation(session)
     start = time.perf_counter()
     turn = chat.prepare(session, text)
+    prepared = time.perf_counter() - start
     first = None
     for _ in chat.stream(turn):
         if first is None:
@@ -171,7 +174,7 @@ def timed_turn(chat: ChatService, session: str | None, text: str, typed: bool = 
     chat.finish(turn)
     chat.learn(turn, use_model=False)  # the app does this in the background, after the reply
     evaluated = chat.c.chat_model().last_prompt.evaluated  # reported by the engine process
-    return (first if first is not None else time.perf_counter() - start), evaluated, turn
+    return (first if first is not None else time.perf_counter() - start), evaluated, turn, prepared
 
 
 def session_run(template: Path, root: Path, rep: int, turns: int, reply_tokens: int, results: dict,
@@ -187,9 +190,10 @@ def session_run(template: Path, root: Path, rep: int, turns: int, reply_tokens: 
         for name in _rotated(names, t + rep):
             c, chat, session = variants[name]
             text = TURNS[t % len(TURNS)]
-            secs, evaluated, turn = timed_turn(chat, session, text, name == "window", name not in BEFORE)
+            secs, evaluated, turn, prepared = timed_turn(chat, session, text, name == "window", name not in BEFORE)
             variants[name][2] = turn.session_id
             results[name].setdefault(t + 1, []).append((secs, evaluated, c.chat_model().count_tokens(text)))
+            results[name].setdefault("prepare", []).append((prepared, secs - prepared))
             if name == "chat":
                 last_prompt = turn.messages
     sessions = {name: v[2] for name, v in variants.items()}
@@ -202,7 +206,7 @@ def session_run(template: Path, root: Path, rep: int, turns: int, reply_tokens: 
         c.warm_up()
         load = time.perf_counter() - start
         text = TURNS[turns % len(TURNS)]
-        secs, evaluated, turn = timed_turn(chat, sessions[name], text, name == "window", name not in BEFORE)
+        secs, evaluated, turn, _ = timed_turn(chat, sessions[name], text, name == "window", name not in BEFORE)
         results[name].setdefault("restart", []).append((secs, evaluated, c.chat_model().count_tokens(text), load))
         c.close()
     return {"messages": last_prompt}
@@ -231,7 +235,8 @@ def throughput(model_path: str, messages: list[dict], reps: int, gen_tokens: int
     engine = ChatEngine(model_path, n_ctx=4096, n_threads=n_threads, n_threads_batch=n_batch)
     counters = {"raw": EvalCounter(raw)}
     names = ("raw", "app", "engine")
-    out: dict[str, dict[str, list[float]]] = {n: {"prompt": [], "gen": []} for n in names}
+    out: dict[str, dict[str, list[float]]] = {n: {"prompt": [], "gen": [], "prompt_ratio": [], "gen_ratio": []}
+                                              for n in names}
     texts: dict[str, list[str]] = {n: [] for n in names}
     sampling = {"max_tokens": gen_tokens, "temperature": 0.0, "repeat_penalty": REPEAT_PENALTY}
 
@@ -264,15 +269,21 @@ def throughput(model_path: str, messages: list[dict], reps: int, gen_tokens: int
         for name in names:
             start, first_at, last_at = times[name]
             out[name]["prompt"].append(n_prompt / (first_at - start))
-            if texts[name][-1] == texts["raw"][-1]:
-                out[name]["gen"].append(n_gen / max(1e-9, last_at - first_at))
+            same = texts[name][-1] == texts["raw"][-1]
+            out[name]["gen"].append(n_gen / max(1e-9, last_at - first_at) if same else float("nan"))
+        for name in ("app", "engine"):  # this repetition's ratios against raw, measured seconds apart
+            for m in ("prompt", "gen"):
+                ratio = out[name][m][-1] / out["raw"][m][-1]
+                if ratio == ratio:
+                    out[name][m + "_ratio"].append(ratio)
     threads_used = {"raw": (raw.n_threads, raw.n_threads_batch), "app": (app._llm.n_threads, app._llm.n_threads_batch),
                     "engine": (engine.n_threads, engine.n_threads_batch)}
     engine.close()
     app.close()
     raw.close()
-    return {n: {m: statistics.median(out[n][m]) if out[n][m] else float("nan") for m in ("prompt", "gen")}
-            | {"threads": threads_used[n]}
+    return {n: {m: statistics.median(v) if (v := [x for x in out[n][m] if x == x]) else float("nan")
+                for m in ("prompt", "gen")}
+            | {m: out[n][m] for m in ("prompt_ratio", "gen_ratio")} | {"threads": threads_used[n]}
             for n in names}
 
 
@@ -347,6 +358,13 @@ def report(results: dict, args, tput: dict | None, threads: int, model: str,
         print(f"| {LABELS[name]} | {_all_turns(results, name, T, 0) / off_med:.2f}x "
               f"| {_med(results[name][T], 0) / off_last:.2f}x "
               f"| {_all_turns(results, name, T, 1):.0f} ({budget:.0f}) | {restart:.2f}x |")
+    print("\nWhere the time of a turn goes (ms, median over every session's turns 1..%d): `prepare` (the message saved, "
+          "the query embedded and searched, the prompt built) and from the prompt built to the first reply piece (the "
+          "engine):\n" % T)
+    print("| variant | prepare | prompt built -> first piece |")
+    print("|---|---|---|")
+    for name in names:
+        print(f"| {name} | {_med(results[name]['prepare'], 0) * 1000:.1f} | {_med(results[name]['prepare'], 1) * 1000:.0f} |")
     loads = [r[3] for name in names for r in results[name]["restart"]]
     print(f"\nrestart: open profile, start the engine, load the embedders {statistics.median(loads):.2f} s "
           "(not in the times above)")
@@ -359,8 +377,15 @@ def report(results: dict, args, tput: dict | None, threads: int, model: str,
     for name in ("raw", "app", "engine"):
         print(f"| {labels[name]} | {tput[name]['prompt']:.0f} | {tput[name]['gen']:.1f} | {tput[name]['threads']} |")
     for name in ("app", "engine"):
-        print(f"| {name} / raw | {tput[name]['prompt'] / tput['raw']['prompt']:.2f} "
-              f"| {tput[name]['gen'] / tput['raw']['gen']:.2f} | |")
+        print(f"| {name} / raw, median (min-max) of {len(tput[name]['gen_ratio'])} repetitions | "
+              f"{_spread(tput[name]['prompt_ratio'])} | {_spread(tput[name]['gen_ratio'])} | |")
+
+
+def _spread(ratios: list[float]) -> str:
+    """A list of per-repetition ratios as 'median (min-max)'."""
+    if not ratios:
+        return "-"
+    return f"{statistics.median(ratios):.2f} ({min(ratios):.2f}-{max(ratios):.2f})"
 
 
 if __name__ == "__main__":

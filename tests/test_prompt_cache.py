@@ -213,6 +213,22 @@ def test_the_cache_key_is_derived_not_the_database_key():
     assert derive_key("correct horse", "passphrase", salt) != derive_key("correct horse!", "passphrase", salt)
 
 
+def test_the_cache_is_written_in_pieces_a_write_given_up_leaves_the_old_file_and_no_plaintext(tmp_path):
+    """The engine's writer writes a piece at a time (waiting while a request is in hand) and gives up after a forget."""
+    salt = os.urandom(16)
+    cache = PromptCache(tmp_path / "prompt-state.bin", derive_key("ab" * 32, "raw", salt), salt, "sha256:" + "1" * 64)
+    state = SECRET_MEMORY.encode() * (3 * 2 ** 20 // len(SECRET_MEMORY))  # several pieces of one plain text
+    asked: list[int] = []
+    tmp = cache.write_temporary(2048, [1, 2, 3], state, lambda: not asked.append(1))
+    assert tmp is not None and len(asked) >= 4 and not cache.path.exists()
+    assert SECRET_MEMORY.encode() not in tmp.read_bytes()
+    cache.commit(tmp)
+    assert cache.read(2048) == ([1, 2, 3], state) and not tmp.exists()
+    asked.clear()
+    assert cache.write_temporary(2048, [4, 5], state, lambda: len(asked) < 2 and not asked.append(1)) is None
+    assert not tmp.exists() and cache.read(2048) == ([1, 2, 3], state)
+
+
 def test_forgetting_during_a_reply_keeps_that_reply_from_writing_the_cache_again(profile):
     c = _open(profile)
     try:
