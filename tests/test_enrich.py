@@ -31,7 +31,7 @@ def test_the_clause_after_a_rules_fact_stays_with_it(cli, text, fact, added):
     ("favourite podcast is No Such Thing As A Fish, zero notes", "Fish", "zero notes"),
     # a second statement about it is a fact of its own, never joined on with ";"
     ("my favourite band is Radiohead, they were my first concert", "Radiohead", "first concert"),
-    ("my coworker Anjali got the promotion!! she still doesn't believe she deserves it", "Anjali", "deserves"),
+    ("Anjali got the promotion!! she still doesn't believe she deserves it", "Anjali", "deserves"),
     ("just adopted a corgi named Waffles, kitchen looks like a crime scene", "Waffles", "crime scene"),
 ])
 def test_a_remark_on_a_fact_is_not_stuck_onto_it(cli, text, fact, remark):

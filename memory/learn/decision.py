@@ -25,7 +25,6 @@ import numpy as np
 
 from memory.learn.classifier import ClauseScore
 from memory.learn.clauses import covers
-from memory.learn.rules.lexicon import alternation
 from memory.records import CATEGORIES, Candidate
 from memory.text import has_cjk, has_negation
 
@@ -45,7 +44,6 @@ _FILLER = re.compile(r"\b(?:lol|lmao|haha\w*|jk|smh|ugh|ngl|tbh|bruh|omg)\b|哈�
 _ONE_OFF = re.compile(r"\b(?:today|tonight|this\s+morning|this\s+afternoon|yesterday|right\s+now|rn)\b|今天|今晚|今早|"
                       r"刚才|刚刚|昨天|昨晚|中午", re.I)
 _THIRD_PERSON = re.compile(r"\b(?:he|she|they|his|her|their|him|them)\b|他|她", re.I)
-_SOMEONE = re.compile(r"\b(?:" + alternation("en_relations") + r")\b|" + alternation("zh_relations"), re.I)
 FEATURES = (
     ("origin_rule", "origin_classifier", "origin_change_only", "origin_model", "source_explicit", "source_inferred")
     + tuple(f"category_{c}" for c in CATEGORIES)
@@ -54,7 +52,7 @@ FEATURES = (
        "dated", "question", "hypothetical", "reported", "first_person",
        "second_person", "third_person", "rule_precision", "rule_seen_log", "rules_in_message", "overlapping",
        "answer_read_with_question", "negation_said", "category_p", "another_reading", "shouted", "fillers",
-       "one_off_time", "own_words", "after_someone_else")
+       "one_off_time", "own_words")
 )
 
 
@@ -122,18 +120,8 @@ def features(c: Candidate, scores: Sequence[ClauseScore], text: str, others: Seq
             float(bool(c.said) and c.said != c.quote), float(has_negation(c.content)),
             (sum(s.category_probability(c.category) for s in covered) / len(covered) if covered else 0.0),
             float(READING in c.origin), float(bool(_SHOUTED.search(quote))), float(len(_FILLER.findall(text))),
-            float(bool(_ONE_OFF.search(quote))), float(OWN_WORDS in c.origin), after_someone_else(c, scores, text)]
+            float(bool(_ONE_OFF.search(quote))), float(OWN_WORDS in c.origin)]
     return row
-
-
-def after_someone_else(c: Candidate, scores: Sequence[ClauseScore], text: str) -> float:
-    """1 when the quote says no "I" and the clause before it speaks of someone else: its subject may be theirs
-    ("他叫林浩 在银行上班", "我室友小葛 考研二战 天天五点起床去图书馆"), as a space-separated piece often is."""
-    at = text.find(c.quote) if c.quote else -1
-    if at <= 0 or _FIRST_PERSON.search(c.quote):
-        return 0.0
-    before = [s for s in scores if s.clause is not None and s.clause.end <= at]
-    return float(bool(before) and bool(_THIRD_PERSON.search(before[-1].text) or _SOMEONE.search(before[-1].text)))
 
 
 class Decider(Protocol):
