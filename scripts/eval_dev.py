@@ -29,7 +29,9 @@ CLI = str(Path(sys.executable).with_name("companion"))
 def run_case(case: dict, models_dir: str, fast: bool) -> list[dict]:
     """Play one case in a fresh home and return the active memories after the last step."""
     with tempfile.TemporaryDirectory() as home:
-        env = {**os.environ, "COMPANION_DB_KEY": "eval-passphrase", "COMPANION_MODELS_DIR": models_dir}
+        # The CLI is the editable install of one checkout; PYTHONPATH makes it run this one's code (a worktree's too).
+        path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
+        env = {**os.environ, "COMPANION_DB_KEY": "eval-passphrase", "COMPANION_MODELS_DIR": models_dir, "PYTHONPATH": path}
         for step in case["steps"]:
             base = [CLI, "--home", home, "--today", step["today"]]
             if step.get("assistant") or fast:
