@@ -210,6 +210,9 @@ def test_a_sibling_word_is_not_tripled_in_notes_or_topics():
     ("我特别讨厌我的工作", "特别讨厌工作"),
     ("我每天都被我妈催着早睡", "每天都被妈妈催着早睡"),
     ("自我介绍一下嘛 我叫陈嘉怡", "自我介绍一下嘛 叫陈嘉怡"),  # 自我 is one word, not a subject 我
+    ("老公天天回家跟我讲电芯", "老公天天回家跟我讲电芯"),  # after a preposition: "跟讲电芯" says nothing
+    ("他帮我搬家", "他帮我搬家"),
+    ("我跟他分手了", "跟他分手了"),
 ])
 def test_the_user_as_the_object_stays_in_a_note_the_subject_goes(said, note):
     from memory.learn.rules.common import zh_clean

@@ -269,6 +269,25 @@ def test_a_clause_that_opens_on_a_pronoun_takes_in_the_clause_it_points_back_to(
     assert [g.start for g in group_clauses(scores, 0.5)][0] == clauses[1].start
 
 
+def test_a_clause_that_opens_on_a_preposition_is_the_rest_of_the_clause_before_it():
+    from memory.learn.classifier import ClauseScore
+    from memory.learn.clause_memory import group_clauses
+    text = "at work I'm the quiet one. I've been doing the Times crossword every week, in pen, since 1987"
+    clauses = split_clauses(text)
+    assert [c.text for c in clauses][2:] == ["in pen", "since 1987"]
+
+    def score(k: int, worth: float, category: str, p: float) -> ClauseScore:
+        return ClauseScore(clauses[k].text, worth, category, p, "neutral", 0.9, 0.0, clause=clauses[k])
+    # "in pen" is not kept on its own, "since 1987" reads as a profile fact on its own, surer than the habit
+    scores = [score(0, 0.8, "profile", 0.9), score(1, 0.95, "preference", 0.5), score(2, 0.4, "profile", 0.7),
+              score(3, 0.87, "profile", 0.9)]
+    first, second = group_clauses(scores, 0.5)
+    # a clause with a subject of its own is a fact of its own, though it opens on a preposition
+    assert text[first.start:first.end] == "at work I'm the quiet one"
+    assert text[second.start:second.end] == "I've been doing the Times crossword every week, in pen, since 1987"
+    assert second.lead.text == clauses[1].text  # the habit speaks for the group, not its date
+
+
 def test_chinese_clauses_are_kept_from_a_lower_worth_than_english_ones():
     from memory.learn.classifier import ClauseScore
     from memory.learn.clause_memory import group_clauses

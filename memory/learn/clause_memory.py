@@ -52,8 +52,10 @@ class ClauseGroup:
 
     @property
     def lead(self) -> ClauseScore:
-        """The clause the group's category, slot and polarity come from: the surest one."""
-        return max(self.scores, key=lambda s: s.worth * s.category_p)
+        """The clause the group's category, slot and polarity come from: the surest one that is not a modifier of
+        the clause before it ("since 1987" reads as a profile on its own; it says when the crossword habit began)."""
+        heads = [s for s in self.scores if not modifies_the_clause_before(s.text)] or list(self.scores)
+        return max(heads, key=lambda s: s.worth * s.category_p)
 
 
 @lru_cache(maxsize=2)
@@ -76,12 +78,24 @@ def group_clauses(scores: list[ClauseScore], threshold: float | Callable[[str], 
     groups: list[list[ClauseScore]] = []
     last_index = -2
     bar = threshold if callable(threshold) else (lambda text: threshold)
+    trail: list[ClauseScore] = []  # modifiers not kept on their own, right after the last group
     for i, s in enumerate(scores):
-        if s.worth < bar(s.text) or s.clause is None or _taken(s.clause.start, s.clause.end, taken):
+        if s.clause is None or _taken(s.clause.start, s.clause.end, taken):
+            trail = []
+            continue
+        if groups and last_index + len(trail) == i - 1 and modifies_the_clause_before(s.text):
+            if s.worth >= bar(s.text):  # "…crossword every week, in pen, since 1987": one fact
+                groups[-1].extend(trail + [s])
+                trail, last_index = [], i
+            else:
+                trail.append(s)
+            continue
+        trail = []
+        if s.worth < bar(s.text):
             continue
         prev = groups[-1][-1] if groups else None
         joins = prev is not None and last_index == i - 1 and (
-            len(s.text) <= 6 or len(prev.text) <= 6
+            len(s.text) <= 6 or len(prev.text) <= 6 or modifies_the_clause_before(s.text)
             or (prev.category == s.category and sum(len(x.text) for x in groups[-1]) + len(s.text) <= JOIN_CHARS))
         if joins:
             groups[-1].append(s)
@@ -90,6 +104,21 @@ def group_clauses(scores: list[ClauseScore], threshold: float | Callable[[str], 
         last_index = i
     groups = [_with_neighbour(g, scores, taken) for g in groups]
     return [ClauseGroup(g[0].clause.start, g[-1].clause.end, tuple(g)) for g in groups]  # type: ignore[union-attr]
+
+
+# An English clause that opens on a preposition and names no one who does something ("in pen, since 1987", "with
+# oat milk", "for my sister's wedding") is the rest of the clause before it, whatever kind of fact the heads read it
+# as on its own: it joins that clause's group. One with a subject of its own ("at work I'm the quiet one") does not.
+_MODIFIER_OPENING = re.compile(r"(?:in|on|at|since|for|with|from|to|of|by|until|after|before|during|without|near|"
+                               r"about|like)\b", re.I)
+_SUBJECT = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|i'll|we|we're|you|he|she|they|it's|there's|my\s+\w+\s+(?:is|are|was|has))\b",
+                      re.I)
+
+
+def modifies_the_clause_before(text: str) -> bool:
+    """Is this English clause a modifier of the one before it (a preposition's phrase with no subject of its own)?"""
+    text = text.strip(" ,.;:-")
+    return not has_cjk(text) and bool(_MODIFIER_OPENING.match(text)) and not _SUBJECT.search(text)
 
 
 SLIGHT_CHARS = 6

@@ -185,7 +185,7 @@ ZH_KIN = [("我妈", "妈妈"), ("我爸", "爸爸"), ("我姐", "姐姐"), ("�
 
 # 我 after a verb that takes the user as its object, or closing the clause after one, is not the subject
 # a note about the user leaves out: kept (marked, so the subject rule below does not drop it).
-ZH_OBJECT_ME = re.compile(r"(?<=[把被让叫陪催逼烦骂劝哄自])我|(?<=喜欢|讨厌)我(?=[^们的]|$)")  # 自我介绍, 自我怀疑: one word
+ZH_OBJECT_ME = re.compile(r"(?<=[把被让叫陪催逼烦骂劝哄自跟给帮教带请替向对])我|(?<=喜欢|讨厌|告诉)我(?=[^们的]|$)")  # 自我介绍, 自我怀疑: one word
 _KEEP = "\uE000"
 
 
