@@ -583,6 +583,39 @@ _HOLIDAY_RULES.append((re.compile(_ON + r"(?:the\s+)?(?:" + _NUM + r"\s+days|day
                        _en_around_holiday))
 
 
+def _weekday_around_holiday(day: date, h: holidays.Holiday, after: bool, weekday: int) -> date:
+    """The first such weekday after a holiday's break ends, or the last one before it begins."""
+    if after:
+        end = day + timedelta(days=h.days - 1)
+        return end + timedelta(days=(weekday - end.weekday() - 1) % 7 + 1)
+    return day - timedelta(days=(day.weekday() - weekday - 1) % 7 + 1)
+
+
+def _zh_weekday_around_holiday(m: re.Match, today: date, text: str) -> _Result | None:
+    """元旦后第一个周一 (the Monday after the break), 春节前最后一个周五."""
+    h = holidays.holiday(m["h"])
+    if h is None:
+        return None
+    return _weekday_around_holiday(holidays.occurrence(h, today), h, m["dir"] not in ("前", "之前", "以前"),
+                                   _ZH_WD[m["wd"]]), True, "day"
+
+
+def _en_weekday_around_holiday(m: re.Match, today: date, text: str) -> _Result | None:
+    """ "the first Monday after New Year", "the Friday before Christmas"."""
+    h = holidays.holiday(m["h"])
+    if h is None:
+        return None
+    day = holidays.occurrence(h, today, (m["rel"] or "").lower() or None)
+    return _weekday_around_holiday(day, h, m["dir"].lower() == "after", _WD_INDEX[m["wd"].lower()]), True, "day"
+
+
+_HOLIDAY_RULES.append((re.compile(rf"(?P<h>{_ZH_HOLIDAY})(?:节)?(?P<dir>之后|以后|过后|后|之前|以前|前)的?(?:第一|最后一)个"
+                                  rf"{_WEEK}(?P<wd>[一二三四五六日天])"), _zh_weekday_around_holiday))
+_HOLIDAY_RULES.append((re.compile(_ON + rf"the\s+(?:(?:first|last)\s+)?(?P<wd>{_alt(_WEEKDAYS)})\s+(?P<dir>after|before)\s+"
+                                  rf"(?:(?P<rel>last|next|this)\s+)?(?P<h>{_EN_HOLIDAY})\b", re.IGNORECASE),
+                       _en_weekday_around_holiday))
+
+
 # ---------------------------------------------------------------- public API
 
 def _scan(text: str, today: date, with_holidays: bool = False) -> list[_Hit]:

@@ -86,6 +86,11 @@ def test_a_holiday_plan_becomes_a_dated_event_and_a_yearly_habit_does_not(cli):
     ("元旦后一天回学校", "2027-01-02"),
     ("we fly home the day after Thanksgiving", "2026-11-27"),
     ("two days before Christmas we drive up", "2026-12-23"),
+    ("元旦后第一个周一开学", "2027-01-04"),         # 2027-01-01 is a Friday
+    ("国庆后的第一个星期一要述职", "2026-10-12"),  # the break ends on Wednesday 10-07
+    ("春节前最后一个周五放假", "2027-02-05"),
+    ("the first Monday after New Year's Day I start at Arup", "2027-01-04"),
+    ("the Friday before Christmas is my last day", "2026-12-18"),
 ])
 def test_days_counted_from_a_holiday(text, expected):
     found = find_dates(text, date(2026, 9, 20), with_holidays=True)
