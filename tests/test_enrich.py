@@ -79,6 +79,15 @@ def test_a_note_leaves_out_what_the_message_opened_on_for_the_conversation(cli, 
     assert notes and not any(opener.lower() in n.lower() for n in notes), written
 
 
+def test_an_opener_said_as_a_clause_of_its_own_is_no_memory_and_replaces_nothing(cli):
+    cli.json("memory", "extract", "I'm a line cook at Rosie's, it's this little diner downtown", "--json", today="2026-02-11")
+    second = cli.json("memory", "extract", "oh I never told you — I'm not a line cook anymore! they made me sous chef "
+                      "at Rosie's last month", "--json", today="2026-06-05")
+    assert not any("told you" in w["content"].lower() for w in second["written"]), second["written"]
+    active = [m["content"] for m in cli.json("memory", "list", "--json")]
+    assert not any("told you" in c.lower() for c in active), active
+
+
 @pytest.mark.parametrize("text", [
     "我是心内科护士 三班倒 所以你要是半夜三点看到我找你聊天别奇怪",
     "I'm 38, from Kraków originally, but I've been in Chicago 12 years.",

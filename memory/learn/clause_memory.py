@@ -165,8 +165,9 @@ def render(quote: str) -> str:
 
 
 def without_lead(text: str) -> str:
-    """An English clause without what it opens on for the conversation's sake ("Wait I never told you", "oh yeah so")."""
-    while (bare := _LEAD_EN.sub("", text, count=1).strip(" ,.;:-")) != text and bare:
+    """An English clause without what it opens on for the conversation's sake ("Wait I never told you", "oh yeah so");
+    empty when that is all it says ("oh I never told you —" before the news, split off as a clause of its own)."""
+    while text and (bare := _LEAD_EN.sub("", text, count=1).strip(" ,.;:-—–")) != text:
         text = bare
     return text
 
