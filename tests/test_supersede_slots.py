@@ -21,6 +21,8 @@ def _active(cli, today):
      "cashier", None),
     ("我在杭州住了三年了", "搬到成都快两个月了 天天吃火锅", "杭州", "成都"),
     ("叫我小鱼就行", "小鱼这个叫法正式退休了，以后叫我鱼姐", "小鱼", "鱼姐"),
+    # the end of a relationship names no partner: the status slot links it (memory/learn/reconcile.py `_in_its_slot`)
+    ("跟男朋友在一起四年了 他叫陈默 是个厨师，做饭超好吃", "我们分了。别问了 这事以后也别再提了", "陈默", None),
 ])
 def test_a_new_value_in_the_same_slot_retires_the_old_one(cli, before, after, old_word, new_word):
     cli.json("memory", "extract", before, "--json", today="2026-09-01")
@@ -45,6 +47,7 @@ def test_a_new_value_in_the_same_slot_retires_the_old_one(cli, before, after, ol
     ("I'm a cashier at a supermarket", "my husband Dan just started at a law firm downtown", "cashier"),
     ("我在杭州住了三年了", "最近开始学游泳 每周去两次", "杭州"),
     ("I'm a cashier at a supermarket", "we adopted a rescue greyhound called Pip", "cashier"),
+    ("my boyfriend Sam is a nurse", "we got engaged on the beach last night!!", "Sam"),  # the partner is still Sam
 ])
 def test_a_new_fact_in_another_slot_leaves_the_old_one_standing(cli, before, after, kept_word):
     cli.json("memory", "extract", before, "--json", today="2026-09-01")

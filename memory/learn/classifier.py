@@ -217,6 +217,11 @@ class TrainedExtractor:
         """How many n-gram features a row has."""
         return len(self._idf)
 
+    @property
+    def slots(self) -> frozenset[str]:
+        """The one-at-a-time attributes the slot head tells apart ("profile:job", "relationship:status"), not "other"."""
+        return frozenset(self._heads["slot"].classes) - {"other"}
+
     def attack_score(self, text: str) -> float:
         """How likely a whole message is an instruction or identity claim aimed at the companion."""
         message = attack_text(text)
