@@ -79,6 +79,23 @@ def test_a_note_leaves_out_what_the_message_opened_on_for_the_conversation(cli, 
     assert notes and not any(opener.lower() in n.lower() for n in notes), written
 
 
+@pytest.mark.parametrize("text, theirs, person", [
+    ("跟老公结婚八年了 他叫王磊 在银行上班", "银行", "老公"),
+    ("跟女朋友在一起两年多了 她叫林夏 是个护士，人特别温柔", "护士", "女朋友"),
+    ("我弟今年高考 在一中读书 成绩还行", "一中", "弟"),
+])
+def test_chinese_words_with_no_subject_after_a_clause_about_someone_else_are_theirs_not_the_users(cli, text, theirs,
+                                                                                                  person):
+    written = _written(cli, text)
+    holding = [w for w in written if theirs in w["content"]]
+    assert holding and all(w["category"] == "relationship" and person in w["content"] for w in holding), written
+
+
+def test_words_with_no_subject_after_the_user_did_something_with_someone_stay_the_users(cli):
+    written = _written(cli, "昨天跟她吵架了 在公司加班到十点")  # the user worked late, not "her"
+    assert not any(w["category"] == "relationship" and "加班" in w["content"] for w in written), written
+
+
 def test_an_opener_said_as_a_clause_of_its_own_is_no_memory_and_replaces_nothing(cli):
     cli.json("memory", "extract", "I'm a line cook at Rosie's, it's this little diner downtown", "--json", today="2026-02-11")
     second = cli.json("memory", "extract", "oh I never told you — I'm not a line cook anymore! they made me sous chef "

@@ -20,6 +20,7 @@ from memory.learn.clauses import overlap, too_long_for_a_fact
 from memory.learn.thresholds import CHANGE_ONLY_WORTH, JOIN_CHARS, SLOT_CONFIDENCE
 from memory.records import Candidate
 from memory.learn.rules.common import drop_fillers, third_person, uncaps, zh_clean
+from memory.learn.rules.lexicon import alternation
 from memory.text import has_cjk, tokens
 
 TOPIC_WORDS_MARK = "~"
@@ -96,6 +97,7 @@ def group_clauses(scores: list[ClauseScore], threshold: float | Callable[[str], 
         prev = groups[-1][-1] if groups else None
         joins = prev is not None and last_index == i - 1 and (
             len(s.text) <= 6 or len(prev.text) <= 6 or modifies_the_clause_before(s.text)
+            or goes_on_about_someone_else(prev.text, s.text)
             or (prev.category == s.category and sum(len(x.text) for x in groups[-1]) + len(s.text) <= JOIN_CHARS))
         if joins:
             groups[-1].append(s)
@@ -119,6 +121,26 @@ def modifies_the_clause_before(text: str) -> bool:
     """Is this English clause a modifier of the one before it (a preposition's phrase with no subject of its own)?"""
     text = text.strip(" ,.;:-")
     return not has_cjk(text) and bool(_MODIFIER_OPENING.match(text)) and not _SUBJECT.search(text)
+
+
+# A Chinese clause that opens on its verb has no subject of its own: it goes on about whoever the clause before it
+# is about. When that is someone else ("她叫林夏 是个护士", "我妈退休了 在老年大学学画画"), the clause is more of that
+# person's fact, not a fact about the user ("是个护士" was kept as the user's job).
+_ZH_PREDICATE_OPENING = re.compile(r"(?:也|还|一直|现在|目前|以前|之前)?(?:是|在|做|当|干|读|学|开)")
+
+
+@lru_cache(maxsize=1)
+def _zh_someone_else() -> re.Pattern[str]:
+    return re.compile(r"(?:我的|我家|我们家|我)?(?:[他她]|" + alternation("zh_family", longest_first=True) + "|"
+                      + alternation("zh_relations", longest_first=True) + ")")
+
+
+def goes_on_about_someone_else(before: str, text: str) -> bool:
+    """Is this Chinese clause, with no subject of its own, more of what the clause before it says of another person
+    (one that clause opens on: "他叫王磊", "我弟今年高考"; not "昨天跟她吵架了", where the user is the subject)?"""
+    text = text.strip()
+    return (has_cjk(text) and bool(_ZH_PREDICATE_OPENING.match(text)) and "我" not in text[:2]
+            and bool(_zh_someone_else().match(before.strip())))
 
 
 SLIGHT_CHARS = 6

@@ -31,7 +31,7 @@ from datetime import date
 
 from memory.dates import find_dates
 from memory.learn.classifier import ClauseScore
-from memory.learn.clause_memory import render, topic_words
+from memory.learn.clause_memory import goes_on_about_someone_else, render, topic_words
 from memory.learn.clauses import overlap, too_long_for_a_fact
 from memory.learn.guard import is_question
 from memory.learn.thresholds import SEPARATE_FACT_WORTH
@@ -75,7 +75,8 @@ def _completed(cand: Candidate, span: tuple[int, int], text: str, scores: list[C
         at_before, at_after = [], [k for k in at_after if 0 <= k < len(scores) and scores[k].clause is not None
                                    and _FINISHES.match(scores[k].clause.text)]  # type: ignore[union-attr]
     before = [scores[k] for k in at_before if 0 <= k < len(scores) and _completes(scores[k], cand, others, today)]
-    after = [scores[k] for k in at_after if 0 <= k < len(scores) and _completes(scores[k], cand, others, today)]
+    after = [scores[k] for k in at_after if 0 <= k < len(scores)
+             and _completes(scores[k], cand, others, today, said_before=text[span[0]:span[1]])]
     if after and cand.origin.startswith("rule") and has_cjk(cand.content):
         after += _more_of_it(scores, at_after[0] + 1, cand, others, today)
     joiner = "，" if has_cjk(cand.content) else ", "
@@ -99,8 +100,9 @@ def _more_of_it(scores: list[ClauseScore], k: int, cand: Candidate, others: list
     """The Chinese pieces after a rule's completed fact that go on with it: each one the heads keep as the same
     kind of fact ("6月7号高考 我是监考老师", "还有二十天放寒假 票订好了 回哈尔滨"), up to the first that is not."""
     out: list[ClauseScore] = []
-    while k < len(scores) and scores[k].category == cand.category and scores[k].worth >= SEPARATE_FACT_WORTH \
-            and _completes(scores[k], cand, others, today):
+    while k < len(scores) and _completes(scores[k], cand, others, today, said_before=scores[k - 1].text) and (
+            (scores[k].category == cand.category and scores[k].worth >= SEPARATE_FACT_WORTH)
+            or goes_on_about_someone_else(scores[k - 1].text, scores[k].text)):
         out.append(scores[k])
         k += 1
     return out
@@ -113,12 +115,15 @@ def _said(clause: str, content: str) -> bool:
     return not words or 2 * sum(w.casefold() in plain for w in words) >= len(words)
 
 
-def _completes(score: ClauseScore, cand: Candidate, others: list[tuple[int, int]], today: date) -> bool:
+def _completes(score: ClauseScore, cand: Candidate, others: list[tuple[int, int]], today: date,
+               said_before: str = "") -> bool:
+    """Does the clause complete the candidate? `said_before`: the candidate's words right before it (a clause after it)."""
     clause = score.clause
     if clause is None or not topic_words(clause.text):
         return False
-    if score.worth >= SEPARATE_FACT_WORTH and score.category != cand.category:
-        return False  # a fact of another kind, not more of this one
+    if score.worth >= SEPARATE_FACT_WORTH and score.category != cand.category \
+            and not goes_on_about_someone_else(said_before, clause.text):
+        return False  # a fact of another kind, not more of this one ("她叫林夏 是个护士" is more of hers)
     if any(overlap((clause.start, clause.end), o) > 0 for o in others):
         return False
     return not (is_question(clause.text) or find_dates(clause.text, today))

@@ -13,8 +13,8 @@ from datetime import date
 import rjieba
 
 from memory.dates import absolutize, undated
-from memory.learn.clause_memory import render, topic_key, without_lead
-from memory.learn.clauses import too_long_for_a_fact
+from memory.learn.clause_memory import goes_on_about_someone_else, render, topic_key, without_lead
+from memory.learn.clauses import split_clauses, too_long_for_a_fact
 from memory.learn.guard import instruction_reason, trivia_reason
 from memory.learn.rules.common import zh_clean
 from memory.learn.rules.en import MOODS, PETS, RELATIONS, STYLE_NOUN
@@ -104,8 +104,20 @@ def _check(c: Candidate, user_text: str, assistant_text: str | None, attack: str
     trivia = trivia_reason(c.content) or (trivia_reason(c.quote) if c.quote and not is_rule_origin(c.origin) else None)
     if trivia and not (c.category == "feedback" and trivia.startswith("a question")):
         return f"not worth storing: {trivia}"
-    return (_grounding(c, user_text, assistant_text) or _negation_dropped(c, user_text)
+    return (_grounding(c, user_text, assistant_text) or _negation_dropped(c, user_text) or _of_someone_else(c, user_text)
             or (None if is_rule_origin(c.origin) or c.origin.startswith("classifier") else _shape(c, user_text)))
+
+
+def _of_someone_else(c: Candidate, user_text: str) -> str | None:
+    """A fact filed as the user's profile whose Chinese words have no subject of their own and go on about the person
+    the clause before them is about ("跟老公结婚八年了 他叫王磊 在银行上班": the bank is his job, not the user's)."""
+    if c.category != "profile" or not c.quote or not has_cjk(c.quote):
+        return None
+    at = user_text.find(c.quote)
+    before = [k for k in split_clauses(user_text) if k.end <= at] if at > 0 else []
+    if before and goes_on_about_someone_else(before[-1].text, c.quote):
+        return f"said of someone else, not the user (after \"{before[-1].text}\")"
+    return None
 
 
 # ---------------------------------------------------------------- shape of a model candidate
