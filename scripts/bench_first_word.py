@@ -297,6 +297,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--model", help="a GGUF file to chat with instead of the bundled model")
     ap.add_argument("--before", action="store_true", help="also the terminal as it was: nothing done between turns")
     args = ap.parse_args(argv)
+    load_at_start = _load()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         os.environ["COMPANION_DB_KEY"] = "bench-first-word"
@@ -318,8 +319,16 @@ def main(argv: list[str] | None = None) -> int:
         threads, both = engine.n_threads, (engine.n_threads or 1, engine.n_threads_batch or 1)
         probe.close()
         tput = throughput(model_path, last["messages"], args.throughput_reps, 64, both) if args.throughput_reps else None
-    report(results, args, tput, threads, Path(model_path).name, names)
+    report(results, args, tput, threads, Path(model_path).name, names, (load_at_start, _load()))
     return 0
+
+
+def _load() -> float:
+    """The machine's 1-minute load average (runnable threads; this machine has 2 cores), or nan where unknown."""
+    try:
+        return os.getloadavg()[0]
+    except OSError:
+        return float("nan")
 
 
 def _med(rows, i):
@@ -332,11 +341,11 @@ def _all_turns(results: dict, name: str, turns: int, i: int) -> float:
 
 
 def report(results: dict, args, tput: dict | None, threads: int, model: str,
-           names: tuple[str, ...] = VARIANTS) -> None:
+           names: tuple[str, ...] = VARIANTS, load: tuple[float, float] = (float("nan"), float("nan"))) -> None:
     T = args.turns
     print(f"\nbench_first_word: {model}, {args.memories} memories, {args.sessions} sessions x {T} turns, "
           f"{' / '.join(names)} interleaved, {os.cpu_count()} logical CPUs, chat threads {threads}; medians over "
-          "sessions\n")
+          f"sessions; load average (1 min) {load[0]:.1f} at the start, {load[1]:.1f} at the end\n")
     print("Time from Enter to the first reply piece (s), and the prompt tokens evaluated in that time:\n")
     print("| turn | message tokens | " + " | ".join(f"{n}: s / evaluated" for n in names) + " |")
     print("|---" * (len(names) + 2) + "|")
@@ -358,6 +367,14 @@ def report(results: dict, args, tput: dict | None, threads: int, model: str,
         print(f"| {LABELS[name]} | {_all_turns(results, name, T, 0) / off_med:.2f}x "
               f"| {_med(results[name][T], 0) / off_last:.2f}x "
               f"| {_all_turns(results, name, T, 1):.0f} ({budget:.0f}) | {restart:.2f}x |")
+    print("\nThe same ratios session by session (each session's own turns against its own memory-off turns), "
+          "median (min-max) over sessions: the spread that one run's noise gives them\n")
+    print(f"| memory on, against off, per session | median turn | turn {T} |")
+    print("|---|---|---|")
+    for name in names:
+        ref = REFERENCE[name]
+        print(f"| {LABELS[name]} | {_spread(_per_session(results, name, ref, range(1, T + 1)))} "
+              f"| {_spread(_per_session(results, name, ref, [T]))} |")
     print("\nWhere the time of a turn goes (ms, median over every session's turns 1..%d): `prepare` (the message saved, "
           "the query embedded and searched, the prompt built) and from the prompt built to the first reply piece (the "
           "engine):\n" % T)
@@ -379,6 +396,13 @@ def report(results: dict, args, tput: dict | None, threads: int, model: str,
     for name in ("app", "engine"):
         print(f"| {name} / raw, median (min-max) of {len(tput[name]['gen_ratio'])} repetitions | "
               f"{_spread(tput[name]['prompt_ratio'])} | {_spread(tput[name]['gen_ratio'])} | |")
+
+
+def _per_session(results: dict, name: str, ref: str, turns) -> list[float]:
+    """Per session, its median time to the first piece over `turns` against the reference variant's."""
+    sessions = min(len(results[n][t]) for n in (name, ref) for t in turns)
+    return [statistics.median(results[name][t][i][0] for t in turns) /
+            statistics.median(results[ref][t][i][0] for t in turns) for i in range(sessions)]
 
 
 def _spread(ratios: list[float]) -> str:

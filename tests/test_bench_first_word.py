@@ -38,3 +38,8 @@ def test_a_tiny_run_with_a_named_gguf_prints_every_turn_and_the_ratios(monkeypat
         cells = [c.strip() for c in row.strip(" |").split("|")]
         assert int(cells[0]) > 0 and all(re.fullmatch(r"\d+\.\d\d / \d+", c) for c in cells[1:]), row
     assert re.search(r"^\| window \(typing pauses\) \| \d+\.\d\dx \| \d+\.\d\dx \| \d+ \(\d+\) \| \d+\.\d\dx \|$", out, re.M)
+    # the spread over sessions beside each ratio, and the machine's load the numbers were taken at
+    assert re.search(r"^\| companion chat .*\| \d+\.\d\d \(\d+\.\d\d-\d+\.\d\d\) \| \d+\.\d\d \(\d+\.\d\d-\d+\.\d\d\) \|$",
+                     out, re.M), out
+    assert re.search(r"load average \(1 min\) \d+\.\d at the start, \d+\.\d at the end", out), out
+
