@@ -288,6 +288,17 @@ def test_a_clause_that_opens_on_a_preposition_is_the_rest_of_the_clause_before_i
     assert second.lead.text == clauses[1].text  # the habit speaks for the group, not its date
 
 
+def test_a_clause_is_in_one_group_only_when_the_next_one_points_back_to_it():
+    from memory.learn.classifier import ClauseScore
+    from memory.learn.clause_memory import group_clauses
+    text = "I'm not a line cook anymore! they made me sous chef at Rosie's last month"
+    clauses = split_clauses(text)
+    scores = [ClauseScore(clauses[0].text, 0.8, "profile", 0.5, "negative", 0.9, 0.9, clause=clauses[0]),
+              ClauseScore(clauses[1].text, 0.8, "relationship", 0.6, "neutral", 0.9, 0.2, clause=clauses[1])]
+    groups = group_clauses(scores, 0.5)
+    assert [text[g.start:g.end] for g in groups] == [text]  # not "I'm not a line cook anymore" a second time
+
+
 def test_chinese_clauses_are_kept_from_a_lower_worth_than_english_ones():
     from memory.learn.classifier import ClauseScore
     from memory.learn.clause_memory import group_clauses

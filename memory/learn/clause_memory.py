@@ -105,7 +105,12 @@ def group_clauses(scores: list[ClauseScore], threshold: float | Callable[[str], 
             groups.append([s])
         last_index = i
     groups = [_with_neighbour(g, scores, taken) for g in groups]
-    return [ClauseGroup(g[0].clause.start, g[-1].clause.end, tuple(g)) for g in groups]  # type: ignore[union-attr]
+    spans = [(g[0].clause.start, g[-1].clause.end) for g in groups]  # type: ignore[union-attr]
+    # a group that took in the clause before it holds that clause's own group: one note, not the clause twice
+    # ("I'm not a line cook anymore! they made me sous chef": the second clause points back to the first)
+    inside = {i for i, (a, b) in enumerate(spans) for j, (c, d) in enumerate(spans)
+              if i != j and c <= a and b <= d and (c, d) != (a, b)}
+    return [ClauseGroup(*spans[i], tuple(g)) for i, g in enumerate(groups) if i not in inside]
 
 
 # An English clause that opens on a preposition and names no one who does something ("in pen, since 1987", "with
