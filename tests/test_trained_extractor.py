@@ -24,6 +24,7 @@ FROZEN_TEST_SHA256 = {
     "test_wave2.jsonl": "f097c5537e4ca7bcff59dca11b513ff7bb08861e18ca24e23a38f3cbb7fdde12",
     "test_wave3.jsonl": "de0bef9397c4a33cd3e26080d51be93a87a44a144d7de6edd5d63d248f259af7",
     "test_wave4.jsonl": "4e37a5e431c5732f91b35b3da7636efeb71d9adafe6e6b421a0a61e543516288",
+    "test_wave5.jsonl": "2e193682d16fa27045931f3b78a79b9a31ac45e155dc0b9573db5ee0fd6a5f07",
 }
 
 
@@ -37,7 +38,8 @@ def test_train_and_test_share_no_case_and_no_message():
     def load(name):
         return [json.loads(x) for x in (ROOT / "corpus" / name).read_text(encoding="utf-8").splitlines() if x]
     train = load("train.jsonl") + load("wave4/train.jsonl")
-    test = load("test.jsonl") + load("test_wave2.jsonl") + load("test_wave3.jsonl") + load("test_wave4.jsonl")
+    test = (load("test.jsonl") + load("test_wave2.jsonl") + load("test_wave3.jsonl") + load("test_wave4.jsonl")
+            + load("test_wave5.jsonl"))
     assert not {c["id"] for c in train} & {c["id"] for c in test}
     assert not {s["user"] for c in train for s in c["steps"]} & {s["user"] for c in test for s in c["steps"]}
     assert sum(len(c["steps"]) for c in train + test) >= 5000
