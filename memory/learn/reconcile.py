@@ -47,7 +47,8 @@ def decide(store: MemoryStore, cand: Candidate, today: date, vector: list[float]
     if not same_topic and replacements is not None and replacements.available:
         stored = [m for m in (store.list(status="active") if active is None else active) if m.id not in fresh]
         found = replacements.replaced(cand, stored, CHANGE_ONLY_PROBABILITY if change_only else None)
-        same_topic = [m for m in found if not _restates(cand, m) and _kept_link(store, cand, m, replacements, change_only)]
+        same_topic = [m for m in found if not _restates(cand, m, replacements)
+                      and _kept_link(store, cand, m, replacements, change_only)]
     if not same_topic and change_only:
         why = "a weak clause" if cand.keep is None else f"the decision model does not keep it on its own (p {cand.keep:.2f}):"
         return Decision("rejected", new, [], f"{why} kept only when it changes something remembered")
@@ -179,17 +180,28 @@ def _names(text: str, thing: str) -> bool:
     return thing.casefold() in {w.casefold() for w in topic_words(text)}
 
 
-def _restates(cand: Candidate, old: Memory) -> bool:
+def _restates(cand: Candidate, old: Memory, replacements: Replacements) -> bool:
     """A fact that speaks of what a stored fact already says, with nothing changed: both about the user or their
     people (tastes turn without a change word: "how did I ever hate these"), no change stated, no negation in
     either, and the memory's own words in it ("Works as a nurse at a hospital" / "had a long day at the
-    hospital"). It is news of the same thing, not a new value of it, so it replaces nothing."""
+    hospital"). It is news of the same thing, not a new value of it, so it replaces nothing. Unless both fill the
+    same one-at-a-time slot: then it is the slot's new value, said without a change word ("我老家其实是赣州旁边的梅州"
+    after "老家是江西赣州的", a correction of the user's own words)."""
     facts = ("profile", "relationship")
     if cand.category not in facts or old.category not in facts or cand.change >= CHANGE_CONFIDENCE:
         return False
     if cand.polarity < 0 or has_negation(cand.quote or cand.content) or has_negation(old.content):
         return False
-    return _shares_topic_words(cand, old, with_message=False)
+    return _shares_topic_words(cand, old, with_message=False) and not _same_slot(cand, old, replacements)
+
+
+def _same_slot(cand: Candidate, old: Memory, replacements: Replacements) -> bool:
+    """Do the slot head's readings put the clause and the memory in the same one-at-a-time slot (city, job…)?"""
+    old_slot, old_p = replacements.slot_of(old)
+    if old_slot == "other" or old_p < SLOT_CONFIDENCE:
+        return False
+    new = replacements.extractor.score_texts([cand.quote or cand.content])[0]
+    return new.slot == old_slot and new.slot_p >= SLOT_CONFIDENCE
 
 
 def _near_duplicate(store: MemoryStore, cand: Candidate, vector: list[float],
