@@ -2,12 +2,12 @@
 
 Positive: a change case's old fact (step 1, no longer true at the end) against the new one (step 2,
 marked as the change), read within its message. Negative: a fact that stays true against a later fact
-of the same case, and against every clause of the case's later messages (news of the same thing); and, for
-every new fact in the corpus, the stored facts of *other* cases that look most like it (n-gram cosine) —
-the look-alikes a replacement must not take — and a few picked at random — the unrelated facts that fill
-most of a real memory — unless both fill the same one-at-a-time slot (a new job replaces any old job). The
-change and slot readings that go into the features come from heads trained on the other folds, so the pair
-model learns how far to trust them on text they have not seen.
+of the same case; and, for every new fact in the corpus, the stored facts of *other* cases that look
+most like it (n-gram cosine) — the look-alikes a replacement must not take — and a few picked at
+random — the unrelated facts that fill most of a real memory — unless both fill the same one-at-a-time
+slot (a new job replaces any old job). The change and slot readings that go into the
+features come from heads trained on the other folds, so the pair model learns how far to trust them
+on text they have not seen.
 """
 from __future__ import annotations
 
@@ -18,7 +18,6 @@ import numpy as np
 from sklearn.linear_model import LogisticRegression
 
 from memory.learn.classifier import TrainedExtractor
-from memory.learn.clauses import split_clauses
 from scipy import sparse
 
 from memory.learn.supersede import PAIR_FEATURES, Side, pair_features, row_dicts, side
@@ -140,30 +139,10 @@ def pairs(cases: list[dict], arrays: dict, fit: Callable, pos, encoder=None) -> 
                 continue
             x.append(pair_features(old, new, msg))
             y.append(0)
-    for case in cases:  # what a later message says beside a fact that stands replaces nothing
-        if case["kind"] != "poison":
-            x_news, y_news = _beside_standing(case, models[_fold(case["id"])])
-            x.extend(x_news)
-            y.extend(y_news)
     for case in cases:
         for m in case.get("memories", []):
             m.pop("_side", None)
     return x, y
-
-
-def _beside_standing(case: dict, model: TrainedExtractor) -> tuple[list[list[float]], list[int]]:
-    """Every clause of a later step against each step-0 fact still true at the end: negatives. News of the same
-    thing ("brutal night shift, three traumas back to back" after "im an ER nurse"), a plan not carried out, a
-    one-off exception — in use these are often kept as notes, and then asked about the fact beside them."""
-    standing = [m for m in case.get("memories", []) if m.get("step", 0) == 0 and m.get("active_at_end", True)
-                and "_side" in m]
-    x: list[list[float]] = []
-    for step in case["steps"][1:] if standing else []:
-        clauses = [c.text for c in split_clauses(step["user"])]
-        message = _message_side(model, step["user"])
-        for new in _sides(model, clauses) if clauses else []:
-            x.extend(pair_features(m["_side"], new, message) for m in standing)
-    return x, [0] * len(x)
 
 
 def supersede_arrays(cases: list[dict], arrays: dict, fit: Callable, pos, encoder=None) -> dict[str, np.ndarray]:

@@ -37,7 +37,7 @@ def test_frozen_test_splits_are_unchanged(name):
 def test_train_and_test_share_no_case_and_no_message():
     def load(name):
         return [json.loads(x) for x in (ROOT / "corpus" / name).read_text(encoding="utf-8").splitlines() if x]
-    train = load("train.jsonl") + load("wave4/train.jsonl")
+    train = load("train.jsonl") + load("wave4/train.jsonl") + load("wave5/train.jsonl")
     test = (load("test.jsonl") + load("test_wave2.jsonl") + load("test_wave3.jsonl") + load("test_wave4.jsonl")
             + load("test_wave5.jsonl"))
     assert not {c["id"] for c in train} & {c["id"] for c in test}
