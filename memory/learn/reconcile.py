@@ -106,11 +106,7 @@ def _linked(cand: Candidate, old: Memory, replacements: Replacements, change_onl
         return False
     if cand.change >= CHANGE_CONFIDENCE or has_negation(old.content) != (cand.polarity < 0):
         return True
-    slot = cand.topic or ""
-    if not slot or TOPIC_WORDS_MARK in slot or ":" not in slot:
-        return False
-    old_slot, old_p = replacements.slot_of(old)
-    return old_slot == slot and old_p >= SLOT_CONFIDENCE
+    return _same_slot(cand, old, replacements)
 
 
 def _kept_link(store: MemoryStore, cand: Candidate, old: Memory, replacements: Replacements, change_only: bool) -> bool:
@@ -196,12 +192,12 @@ def _restates(cand: Candidate, old: Memory, replacements: Replacements) -> bool:
 
 
 def _same_slot(cand: Candidate, old: Memory, replacements: Replacements) -> bool:
-    """Do the slot head's readings put the clause and the memory in the same one-at-a-time slot (city, job…)?"""
-    old_slot, old_p = replacements.slot_of(old)
-    if old_slot == "other" or old_p < SLOT_CONFIDENCE:
+    """Is the candidate's topic a one-at-a-time slot ("profile:city") that the slot head reads the memory as too?"""
+    slot = cand.topic or ""
+    if not slot or TOPIC_WORDS_MARK in slot or ":" not in slot:
         return False
-    new = replacements.extractor.score_texts([cand.quote or cand.content])[0]
-    return new.slot == old_slot and new.slot_p >= SLOT_CONFIDENCE
+    old_slot, old_p = replacements.slot_of(old)
+    return old_slot == slot and old_p >= SLOT_CONFIDENCE
 
 
 def _near_duplicate(store: MemoryStore, cand: Candidate, vector: list[float],
