@@ -27,7 +27,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from sklearn.metrics import roc_auc_score  # noqa: E402
+
 from memory.learn.classifier import TrainedExtractor, load_extractor, shipped_extractor  # noqa: E402
+from memory.learn.clauses import overlap  # noqa: E402
 from memory.learn.thresholds import CHANGE_CONFIDENCE  # noqa: E402
 from models.multilingual import MultilingualEmbedder  # noqa: E402
 
@@ -49,7 +52,8 @@ def readings(case: dict, model: TrainedExtractor) -> tuple[str, float] | None:
         return "news", max(s.change for s in scores)
     spans = [(at, at + len(m["evidence"])) for m in case.get("memories", [])
              if m.get("step", 0) == 1 and m.get("change") and (at := later.find(m["evidence"])) >= 0]
-    held = [s.change for s in scores for a, b in spans if s.clause.start < b and a < s.clause.end]  # type: ignore[union-attr]
+    held = [s.change for s in scores for span in spans
+            if overlap((s.clause.start, s.clause.end), span) > 0]  # type: ignore[union-attr]
     return ("changes", max(held)) if held else None
 
 
@@ -57,8 +61,7 @@ def auc(high: list[float], low: list[float]) -> float:
     """The chance that a reading from `high` is above one from `low` (ties count half)."""
     if not high or not low:
         return float("nan")
-    wins = sum((h > x) + 0.5 * (h == x) for h in high for x in low)
-    return wins / (len(high) * len(low))
+    return float(roc_auc_score([1] * len(high) + [0] * len(low), high + low))
 
 
 def main() -> int:
