@@ -37,7 +37,10 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Callable, Iterable
 
+import rjieba
+
 from memory import holidays
+from memory.text import has_cjk
 
 __all__ = ["DateMention", "find_dates", "absolutize", "undated"]
 
@@ -633,6 +636,7 @@ def _scan(text: str, today: date, with_holidays: bool = False) -> list[_Hit]:
                 candidates.append(_Hit(DateMention(m.start(), m.end(), m.group(0), d, relative), style))
             # A rejected match may hide a shorter one inside it ("一下周末" -> "周末"): retry one char on.
             m = pattern.search(text, m.end() if result else m.start() + 1)
+    candidates = _across_words(text, candidates)
     candidates.sort(key=lambda h: (h.mention.start - h.mention.end, h.mention.start))
     chosen: list[_Hit] = []
     taken = bytearray(len(text))
@@ -642,6 +646,25 @@ def _scan(text: str, today: date, with_holidays: bool = False) -> list[_Hit]:
             taken[start:end] = b"\x01" * (end - start)
             chosen.append(hit)
     return sorted(chosen, key=lambda h: h.mention.start)
+
+
+def _across_words(text: str, hits: list[_Hit]) -> list[_Hit]:
+    """Chinese date words that are not the ends of two other words: jieba cuts "以后天天加班" as 以后/天天 and "今年三十五"
+    as 今年/三十五, so their 后天 (the day after tomorrow) and 年三十 (New Year's Eve) begin inside one word and end inside
+    the next. A date word inside a single longer word ("从今天起") or flush with either edge ("我下|周六") stands."""
+    if not any(has_cjk(h.mention.text[:1]) for h in hits):
+        return hits
+    word_at: dict[int, int] = {}  # char offset strictly inside a word -> the word's index
+    at = 0
+    for i, word in enumerate(rjieba.cut(text)):
+        word_at.update((k, i) for k in range(at + 1, at + len(word)))
+        at += len(word)
+
+    def across(m: DateMention) -> bool:
+        first, last = word_at.get(m.start), word_at.get(m.end)
+        return first is not None and last is not None and first != last
+
+    return [h for h in hits if not (has_cjk(h.mention.text[:1]) and across(h.mention))]
 
 
 def find_dates(text: str, today: date, with_holidays: bool = False) -> list[DateMention]:

@@ -490,3 +490,23 @@ def test_a_day_said_of_what_happened_is_behind_today(text, expected):
 ])
 def test_a_chinese_year_part_reads_the_year_said_with_it(said, written):
     assert absolutize(said, date(2026, 12, 6))[0] == written
+
+
+@pytest.mark.parametrize("said", [
+    "升了项目经理以后天天加班",      # 以后 + 天天: no 后天 (the day after tomorrow) in it
+    "领导升职以后天天PUA我们",
+    "今年三十五了 天天担心被优化",  # 今年 + 三十五: no 年三十 (New Year's Eve)
+])
+def test_a_chinese_date_word_split_across_two_words_is_no_date(said):
+    assert find_dates(said, date(2026, 7, 27), with_holidays=True) == []
+    assert absolutize(said, date(2026, 7, 27), with_holidays=True)[0] == said
+
+
+@pytest.mark.parametrize("said, expected", [
+    ("后天去北京", "2026-07-29"),
+    ("我下周四面试 字节的", "2026-08-06"),   # jieba cuts 我下/周四: the date still ends where a word ends
+    ("从今天起我又是一个人了", "2026-07-27"),  # a date word inside one longer word stands
+    ("最近升职了 后天天一亮就出发", "2026-07-29"),
+])
+def test_a_chinese_date_word_at_a_word_edge_stays_a_date(said, expected):
+    assert [str(m.date) for m in find_dates(said, date(2026, 7, 27))] == [expected]
