@@ -58,8 +58,6 @@ def test_a_note_keeps_the_holiday_and_gets_its_date_after_it():
     assert absolutize("They don't do christmas", TODAY) == ("They don't do christmas", None)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 36, open: the decision model does not keep 'halloween party at my place' "
-                                       "(p 0.21 < 0.42), though its date is read right (2026-10-31)")
 def test_an_english_holiday_plan_becomes_a_dated_event(cli):
     party = cli.json("memory", "extract", "halloween party at my place, I'm going as Shrek", "--json", "--dry-run",
                      "--no-model", today="2026-09-10")["written"]

@@ -19,12 +19,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 from vector_cache import cache_dir, training_inputs_digest  # noqa: E402
 
+# Moved once, by category labels only (no case or word): corpus/README.md, "One rule for profile and preference".
 FROZEN_TEST_SHA256 = {
-    "test.jsonl": "b95617534c508e12077c39490900fdf71471dee934d4af178076393a34da799f",
-    "test_wave2.jsonl": "f097c5537e4ca7bcff59dca11b513ff7bb08861e18ca24e23a38f3cbb7fdde12",
-    "test_wave3.jsonl": "de0bef9397c4a33cd3e26080d51be93a87a44a144d7de6edd5d63d248f259af7",
-    "test_wave4.jsonl": "4e37a5e431c5732f91b35b3da7636efeb71d9adafe6e6b421a0a61e543516288",
-    "test_wave5.jsonl": "2e193682d16fa27045931f3b78a79b9a31ac45e155dc0b9573db5ee0fd6a5f07",
+    "test.jsonl": "e5b244456018f79442521c1f07cb23ae7098a608bd38a0f58effb546ffbac196",
+    "test_wave2.jsonl": "ffb545a07f8bba15317375c6424cfb7be318ff341af5bb552463dc0761c93c3b",
+    "test_wave3.jsonl": "3c9bb261cffbdad274328c2beec59ba28bba8c13c8a23ba54b4f054dd8932859",
+    "test_wave4.jsonl": "b30188f8186ffb6b06c4da05f28ef54a6ac3b02ad76a0f04a9a765ae3956f5fb",
+    "test_wave5.jsonl": "330721e6973f3feb358ab8cf7b609a9ae5beb527e87e0f865006e1348cce152d",
 }
 
 
