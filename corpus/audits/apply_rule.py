@@ -15,17 +15,20 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 CORPUS = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(CORPUS.parent / "scripts"))
+from eval_dev import satisfies  # noqa: E402  the scoring's own matching of a memory to an expect item
 FILES = sorted(CORPUS.glob("*.jsonl")) + sorted(CORPUS.glob("raw/*.jsonl")) + sorted(CORPUS.glob("wave*/train.jsonl")) \
     + sorted(CORPUS.glob("answers/*.jsonl"))
 
 
-def _holds(item: dict, text: str) -> bool:
-    text = text.lower()
-    return all(w.lower() in text for w in item.get("all", [])) and (
-        not item.get("any") or any(w.lower() in text for w in item["any"]))
+def _holds(item: dict, memory: dict) -> bool:
+    """Would the memory's reference note or its evidence meet the expect item (in the item's own category)?"""
+    return any(satisfies({"content": text, "category": item["category"]}, item)
+               for text in (memory["content"], memory["evidence"]))
 
 
 def relabel(case: dict, moves: dict[int, str], report: list[str]) -> bool:
@@ -39,8 +42,7 @@ def relabel(case: dict, moves: dict[int, str], report: list[str]) -> bool:
             continue
         m["category"] = new
         changed = True
-        text = f"{m['content']} {m['evidence']}"
-        items = [e for e in case.get("expect", []) if e.get("category") == old and _holds(e, text)]
+        items = [e for e in case.get("expect", []) if e.get("category") == old and _holds(e, m)]
         if len(items) > 1:
             report.append(f"{case['id']}#{i}: {len(items)} expect items of {old} hold {m['content']!r}; left {old}")
             continue
@@ -48,7 +50,7 @@ def relabel(case: dict, moves: dict[int, str], report: list[str]) -> bool:
             continue
         # the item must not also stand for a memory that stays in the old category
         others = [o for j, o in enumerate(mems) if j != i and o["category"] == old
-                  and _holds(items[0], f"{o['content']} {o['evidence']}")]
+                  and _holds(items[0], o)]
         if others:
             report.append(f"{case['id']}#{i}: its expect item also holds {others[0]['content']!r}; left {old}")
             continue
