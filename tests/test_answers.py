@@ -20,6 +20,17 @@ from memory.learn.answers import read_with_question
     ("你住在哪个城市？", "成都，刚搬过来", "我住在成都，刚搬过来"),
     ("你最喜欢吃什么？", "火锅，尤其是牛油锅", "我最喜欢吃火锅，尤其是牛油锅"),
     ("你周末一般干嘛？", "爬山", "我周末一般爬山"),
+    # the question need not close the message, and an aside after a comma is not what is asked
+    ("When's your birthday? I want to remember it 🎂", "march 3rd", "My birthday is march 3rd"),
+    ("What do you do for work, if you don't mind me asking?", "icu nurse, nights mostly",
+     "I work as icu nurse, nights mostly"),
+    ("How old is your son now?", "seven in may", "My son is seven in may"),
+    # Chinese leaves "you" out: a question with no subject is asked of the user
+    ("平时打游戏吗？", "王者，星耀卡了半年", "平时打游戏，王者，星耀卡了半年"),
+    ("哇大学生！在哪个学校读书呀？", "川大，大二", "在川大读书，大二"),
+    ("新工作哪天入职呀？", "下周一", "新工作下周一入职"),  # the time word alone is asked, not the verb after it
+    ("你闺蜜的婚礼是哪天来着？", "6月6号，我当伴娘", "我闺蜜的婚礼是6月6号，我当伴娘"),
+    ("你跑步跑了多久了？", "三年多了", "我跑步跑了三年多了"),
 ])
 def test_the_answer_is_said_whole_with_the_question(question, answer, said):
     assert read_with_question(answer, question) == said
@@ -47,6 +58,25 @@ def test_what_is_no_answer_to_a_question_about_the_user_is_left_as_said(question
 ])
 def test_a_no_to_a_yes_or_no_question_is_the_negative_statement(question, answer, said):
     assert read_with_question(answer, question) == said
+
+
+@pytest.mark.parametrize("question, answer, said", [
+    ("Want me to use more emojis? 😊✨", "pls no. fewer if anything", "Don't use more emojis: fewer if anything"),
+    ("Should I check in with you every morning?", "nah", "Don't check in with me every morning"),
+    ("要不要我多用点表情包活跃下气氛？😄", "不用，正常说话就好", "别多用点表情包活跃下气氛，正常说话就好"),
+    ("我叫你王先生可以吗？", "别别别，叫我小王就行", "别叫我王先生，叫我小王就行"),
+])
+def test_a_no_to_the_companions_offer_is_the_request_not_to(question, answer, said):
+    assert read_with_question(answer, question) == said
+
+
+@pytest.mark.parametrize("question, answer", [
+    ("Want me to remind you tomorrow?", "yes please, at 9"),  # a yes to an offer is not read as a request
+    ("你平时喝咖啡吗？", "不喝，喝了睡不着"),                   # a no to a question about the user stays as said
+    ("要不要我提醒你？", "好的"),
+])
+def test_an_offer_taken_or_a_plain_no_is_left_as_said(question, answer):
+    assert read_with_question(answer, question) is None
 
 
 def test_the_memory_of_an_answer_names_its_topic_and_quotes_the_user(cli):

@@ -9,10 +9,14 @@ the answer follows the statement (How long have you been playing guitar + since 
 guitar since March). The pipeline then reads that statement as it reads anything the user says; the memory
 keeps the user's own words as its quote.
 
-It is grammar, not a list of questions: any question whose subject is "you"/"你" is turned. A question about
-the companion itself ("want me to remind you?", "要我提醒你吗") or a bare "yes"/"no"/"嗯" is left alone, and so
-is an answer that says no: turning "Do you drink coffee?" + "nope" into a statement needs the negation put in
-the right place, which this does not attempt.
+It is grammar, not a list of questions: any question whose subject is "you"/"你" is turned, and a Chinese question
+with no subject, which is asked of the user ("平时打游戏吗", "最近在追什么剧"). The question is the last one the
+message asks, wherever it stands ("When's your birthday? I want to remember it"), without an aside after a comma
+("…, if you don't mind me asking"). A no to a yes-or-no question about the user is the negative statement ("Do you
+drink coffee?" + "nope" → "I don't drink coffee"); a no to the companion's offer to treat the user some way is the
+request not to ("Want me to use more emojis?" + "pls no" → "Don't use more emojis"; "要不要我多用点表情包？" +
+"不用，正常说话就好" → "别多用点表情包，正常说话就好"). Any other question about the companion itself ("want me to
+remind you?" + "yes please") and a bare "yes"/"嗯" are left alone.
 """
 from __future__ import annotations
 
@@ -23,20 +27,21 @@ from memory.text import has_cjk
 MAX_ANSWER_WORDS = 12
 MAX_ANSWER_CHARS_ZH = 24
 
-_EN_QUESTION_END = re.compile(r"([^.!?\n]*\?)[\s\W]*$")
+_EN_QUESTION = re.compile(r"[^.!?\n]*\?")
 _ZH_QUESTION_END = re.compile(r"([^。！？!?\n~～]*(?:[？?]|[吗呢吧嘛][\s～~。]*))[\s\W]*$")
 _EN_SELF = re.compile(r"\b(?:i|i'm|i'd|i'll|me|my|we|us|our|let's|let me)\b", re.IGNORECASE)
 _EN_FULL = re.compile(r"^(?:i|i'm|im|i've|ive|i'd|my|we|we're|our|yes|yeah|yep|no|nope|nah|not)\b", re.IGNORECASE)
 _EN_BARE = re.compile(r"^(?:yes|yeah|yep|yup|ya|no|nope|nah|ok|okay|sure|maybe|kinda|sort of|not really|idk|"
                       r"i don't know|dunno|lol|haha|hmm+)[\s!.?~]*$", re.IGNORECASE)
 _EN_YES = re.compile(r"^(?:yes|yeah|yep|yup|ya|yea|sure|definitely|of course)\b[\s,!.~-]+(?=\S)", re.IGNORECASE)
-_EN_NO = re.compile(r"^(?:no|nope|nah|not|never|none|nothing|neither|don't|do not|can't|haven't|not really)\b",
+_EN_NO = re.compile(r"^(?:(?:pls|please|god|hell|ugh|oh|lol|haha|honestly|tbh)[\s,.!]+)?"
+                    r"(?:no|nope|nah|not|never|none|nothing|neither|don't|do not|can't|haven't|not really)\b",
                     re.IGNORECASE)
 _ZH_NO = re.compile(r"^(?:不|没|别|无|算了|并不|从不|从来不|一点也不)")
 _ZH_BARE = re.compile(r"^(?:嗯+|对|是的?|好的?|有|没有|不是|还行|还好|一般|哈+|emmm*|啊+)[\s!！。~～.]*$")
 _ZH_NEW_TOPIC = re.compile(r"^(?:对了|话说|其实|哦对|顺便|另外|不过)")
 _ZH_OPINION = re.compile(r"觉得|认为|看法|怎么样|如何|你看|你说")
-_ZH_WH = re.compile(r"什么[\u4e00-\u9fff]?|哪(?:个|家|所|种|里|儿|边|年|天|位)?[\u4e00-\u9fff]{0,2}?(?=[的了上工做住读在去吗呢？?，,]|$)"
+_ZH_WH = re.compile(r"什么时候|哪天|哪年|几号|几点|几月几号|什么[\u4e00-\u9fff]?|哪(?:个|家|所|种|里|儿|边|年|天|位)?[\u4e00-\u9fff]{0,2}?(?=[的了上工做住读在去吗呢？?，,]|$)"
                     r"|多久|多长时间|几[个只位岁点年天次杯本]?|多少[\u4e00-\u9fff]?|谁|干嘛|干啥|啥")
 # English question shapes, each with how its statement is said: (pattern, template). {rest} is what follows the
 # subject with you/your turned to me/my; answers follow the statement.
@@ -46,6 +51,8 @@ _EN_SHAPES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p, re.IG
     (r"^(?:when|where|what time)(?:'s| is) the (?P<rest>.+)$", "The {rest} is"),
     (r"^what do you do (?:for (?:work|a living|a job)|now)$", "I work as"),
     (r"^what are your (?P<rest>.+)$", "My {rest} are"),
+    (r"^how (?:old|tall|big|far|long) (?:is|are) your (?P<rest>.+)$", "My {rest} is"),
+    (r"^how long (?:till|until|before) (?:your|the) (?P<rest>.+)$", "My {rest}:"),
     (r"^(?:what|which) (?:(?:kind|sort|type)s? of )?(?P<thing>\w+) (?:do|did) you (?P<rest>.+)$", "I {rest}"),  # "what kind of music do you like" + "90s hip hop": the answer is the object
     (r"^where (?:do|did) you (?P<rest>.+)$", "I {rest} in"),
     (r"^how long have you (?P<rest>.+)$", "I have {rest}"),
@@ -70,7 +77,8 @@ _EN_NEGATIVES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p, re
     (r"^have you (?P<rest>.+)$", "I haven't {rest}"),
     (r"^did you (?P<rest>.+)$", "I didn't {rest}"),
 ))
-_EN_NO_WORDS = re.compile(r"^(?:(?:no|nope|nah|not really|not|never|none|tbh|honestly|really|lol|haha)\b[\s,.!~-]*)+",
+_EN_NO_WORDS = re.compile(r"^(?:(?:pls|please|god|hell|ugh|oh|no|nope|nah|not really|not|never|none|tbh|honestly|really|"
+                          r"lol|haha|thanks|thank you|thx|ty)\b[\s,.!~-]*)+",
                           re.IGNORECASE)
 _EN_LEAD = re.compile(r"^.*?\b(?=(?:what|what's|which|where|when|who|how|do|did|are|were|have|can|could)\s)",
                       re.IGNORECASE)
@@ -90,46 +98,69 @@ def read_with_question(answer: str, assistant: str | None) -> str | None:
 
 def _en(answer: str, assistant: str) -> str | None:
     answer = _EN_YES.sub("", answer).strip() or answer  # "yep, friday at 9": the details are the answer
-    found = _EN_QUESTION_END.search(assistant)
+    asked = _EN_QUESTION.findall(assistant)
     words = answer.split()
-    if found and len(words) <= MAX_ANSWER_WORDS and _EN_NO.match(answer):
-        return _en_no(answer, found.group(1))
-    if not found or len(words) > MAX_ANSWER_WORDS or _EN_BARE.match(answer) or _EN_FULL.match(answer):
+    if not asked or len(words) > MAX_ANSWER_WORDS or answer.rstrip().endswith("?"):
         return None
-    question = _EN_LEAD.sub("", found.group(1).strip().rstrip("?").strip(), count=1)
-    if _EN_SELF.search(question) or answer.rstrip().endswith("?"):
-        return None  # the companion asks about itself, or the user answers with a question
-    for pattern, template in _EN_SHAPES:
-        m = pattern.match(question)
-        if m:
-            parts = {k: _first_person(v) for k, v in m.groupdict().items()}
-            statement = template.format(**parts).strip()
-            return _joined(statement, answer.rstrip(" .!"))
+    question = asked[-1]  # the last question asked ("When's your birthday? I want to remember it")
+    if _EN_NO.match(answer):
+        return _en_no(answer, question)
+    if _EN_BARE.match(answer) or _EN_FULL.match(answer):
+        return None
+    for head in _heads(question):
+        if _EN_SELF.search(head):
+            continue  # the companion asks about itself
+        for pattern, template in _EN_SHAPES:
+            m = pattern.match(head)
+            if m:
+                parts = {k: _first_person(v) for k, v in m.groupdict().items()}
+                statement = template.format(**parts).strip()
+                return _joined(statement, answer.rstrip(" .!"))
     return None
+
+
+def _heads(question: str) -> list[str]:
+    """The question without what leads up to it, then cut before each aside after a comma, longest first
+    ("What do you do for work, if you don't mind me asking?" is asked by "What do you do for work")."""
+    question = _EN_LEAD.sub("", question.strip().rstrip("?").strip(), count=1)
+    pieces = question.split(", ")
+    return [", ".join(pieces[:k]) for k in range(len(pieces), 0, -1)]
 
 
 def _en_no(answer: str, question: str) -> str | None:
     """A no to a yes-or-no question about the user, said as the negative statement ("Do you drink coffee?" + "nope,
-    can't stand it" → "I don't drink coffee: can't stand it"); a no to anything else is left alone."""
-    question = _EN_LEAD.sub("", question.strip().rstrip("?").strip(), count=1)
-    if _EN_SELF.search(question):
-        return None
-    for pattern, negative in _EN_NEGATIVES:
-        m = pattern.match(question)
-        if m:
-            details = _EN_NO_WORDS.sub("", answer).strip(" ,.!~-")
-            if not details and negative.startswith("I didn't"):
-                return None  # "did you sleep ok?" + "no": how a day went, nothing to keep
-            statement = negative.format(rest=_first_person(m["rest"]))
-            return f"{statement}: {details}" if details else statement
+    can't stand it" → "I don't drink coffee: can't stand it"); a no to the companion's offer to treat the user some
+    way ("Want me to use more emojis?" + "pls no") is the request not to; a no to anything else is left alone."""
+    details = _EN_NO_WORDS.sub("", answer).strip(" ,.!~-")
+    for head in _heads(question):
+        offer = _EN_OFFER.match(head)
+        if offer:
+            request = f"Don't {_first_person(offer['rest'])}"
+            return f"{request}: {details}" if details else request
+        if _EN_SELF.search(head):
+            continue
+        for pattern, negative in _EN_NEGATIVES:
+            m = pattern.match(head)
+            if m:
+                if not details and negative.startswith("I didn't"):
+                    return None  # "did you sleep ok?" + "no": how a day went, nothing to keep
+                statement = negative.format(rest=_first_person(m["rest"]))
+                return f"{statement}: {details}" if details else statement
     return None
+
+
+_EN_OFFER = re.compile(r"^(?:(?:do )?you )?(?:(?:want|would you like) me to|(?:should|shall) i) (?P<rest>.+)$", re.IGNORECASE)
 
 
 def _first_person(text: str) -> str:
     """What the question says of "you", said by the user: your → my, you → me, yourself → myself; "any" out."""
     swap = {"your": "my", "yours": "mine", "you": "me", "yourself": "myself", "any": ""}
     out = re.sub(r"\b(your|yours|you|yourself|any)\b", lambda m: swap[m.group(1).lower()], text, flags=re.IGNORECASE)
+    out = _EN_ASKED_WHEN.sub("", out)  # "how old is your daughter now": when it is asked, not what
     return re.sub(r"\s{2,}", " ", out).strip()
+
+
+_EN_ASKED_WHEN = re.compile(r"\s+(?:now|again|these days|lately|at the moment|right now|currently|at all)\s*$", re.IGNORECASE)
 
 
 def _joined(statement: str, answer: str) -> str:
@@ -143,20 +174,47 @@ def _joined(statement: str, answer: str) -> str:
 
 def _zh(answer: str, assistant: str) -> str | None:
     found = _ZH_QUESTION_END.search(assistant)
-    if not found or len(answer) > MAX_ANSWER_CHARS_ZH or _ZH_BARE.match(answer) or _ZH_NO.match(answer):
+    if not found or len(answer) > MAX_ANSWER_CHARS_ZH or _ZH_BARE.match(answer):
         return None
-    if re.search(r"[我俺你您？?]", answer) or _ZH_NEW_TOPIC.match(answer):
+    asked = found.group(1).strip()
+    if _ZH_NO.match(answer):
+        return _zh_declined(answer, asked)
+    if re.match(r"[我俺]", answer) or re.search(r"[你您？?]", answer) or _ZH_NEW_TOPIC.match(answer):
         return None  # a statement of its own, words to the companion, a question back, or a new topic
-    if "我" in found.group(1) or _ZH_OPINION.search(found.group(1)):
+    if "我" in asked or _ZH_OPINION.search(asked):
         return None  # the companion speaks of itself ("让我猜猜", "要我提醒你吗") or asks what the user thinks
-    question = re.sub(r"^.*[，,：:]\s*(?=[^，,：:]*[你您][^，,：:]*$)", "", found.group(1).strip())
-    if "你" not in question and "您" not in question or re.search(r"[，,：:]", question):
-        return None  # not about the user, or a paraphrase to confirm ("你其实不是不想上班，而是…？")
-    question = re.sub(r"(?:[吗呢吧啊呀]|(?<!干)嘛)?[\s～~。？?]*$", "", question).replace("你们", "我们").replace("您", "我").replace("你", "我")
+    # the question is its last part: after the remark before it ("哇要去旅游！什么时候出发" → "什么时候出发"), or from
+    # the part that names the user on ("听起来好累呀～你平时一般几点睡")
+    question = re.sub(r"^.*[，,：:]\s*(?=[^，,：:]*[你您][^，,：:]*$)", "", asked)
+    question = re.split(r"[，,：:！!～~。]", question)[-1].strip() or question
+    # a question with no subject is asked of the user (Chinese leaves "you" out: "平时打游戏吗", "最近在追什么剧")
+    question = re.sub(r"(?:来着)?(?:[吗呢吧啊呀啦]|(?<!干)嘛)?[\s～~。？?]*$", "", question).replace("你们", "我们").replace("您", "我").replace("你", "我")
+    if not question:
+        return None
     wh = _ZH_WH.search(question)
     if not wh:  # a yes-or-no question: the statement, then the answer's details
         return f"{question}，{answer}"
     first = re.split(r"(?<=[^，,。 ])(?=[，,。 ])", answer, maxsplit=1)[0]  # the answer's first part fills the blank
     tail = answer[len(first):].lstrip("，,。 ")
-    said = question[:wh.start()] + first.strip() + question[wh.end():]
+    rest = question[wh.end():]
+    first = first.strip()
+    if first.endswith("了") and rest.startswith("了"):
+        rest = rest[1:]  # "跑了多久了" + "三年多了": one 了
+    said = question[:wh.start()] + first + rest
     return f"{said}，{tail}" if tail else said
+
+
+_ZH_OFFER = re.compile(r"(?:要不要|需不需要|需要|要)?我(?:以后)?(?P<rest>.+?)(?:可以|行|好|可以不|行不行|好不好)?(?:吗|不)?$")
+_ZH_DECLINE = re.compile(r"^(?:(?:不用|不要|不需要|别|算了|不了)[了啦吧呀哈]*[\s，,。！!~～]*)+")
+
+
+def _zh_declined(answer: str, asked: str) -> str | None:
+    """A no to the companion's offer to treat the user some way ("要不要我多用点表情包？" + "不用，正常说话就好"):
+    the request not to, with what the user wants instead; a no to anything else is left alone."""
+    question = re.sub(r"(?:[吗呢吧啊呀啦])?[\s～~。？?]*$", "", re.split(r"[，,：:！!～~。]", asked)[-1].strip())
+    offer = _ZH_OFFER.fullmatch(question) if _ZH_DECLINE.match(answer) else None
+    if not offer:
+        return None
+    rest = offer["rest"].replace("你", "我")
+    details = _ZH_DECLINE.sub("", answer).strip()
+    return f"别{rest}，{details}" if details else f"别{rest}"
