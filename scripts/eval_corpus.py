@@ -74,7 +74,7 @@ def summarize(name: str, results: list[dict]) -> str:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--split", choices=("train", "test", "test_wave2", "test_wave3", "test_wave4", "test_wave5"))
+    ap.add_argument("--split", choices=("train", "test", "test_wave2", "test_wave3", "test_wave4", "test_wave5", "test_wave6"))
     ap.add_argument("--set")
     ap.add_argument("--rules-only", action="store_true")
     ap.add_argument("--show-fails", type=int, default=0, metavar="N")

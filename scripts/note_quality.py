@@ -76,7 +76,7 @@ def judge(memory: dict, case: dict) -> dict:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--split", default="test", choices=("train", "test", "test_wave2", "test_wave3", "test_wave4", "test_wave5"))
+    ap.add_argument("--split", default="test", choices=("train", "test", "test_wave2", "test_wave3", "test_wave4", "test_wave5", "test_wave6"))
     ap.add_argument("--sample", type=int, default=0, metavar="N", help="N cases spread evenly over the split")
     ap.add_argument("--show", type=int, default=0, metavar="N", help="list N failing notes per check")
     args = ap.parse_args()

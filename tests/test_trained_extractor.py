@@ -26,6 +26,7 @@ FROZEN_TEST_SHA256 = {
     "test_wave3.jsonl": "3c9bb261cffbdad274328c2beec59ba28bba8c13c8a23ba54b4f054dd8932859",
     "test_wave4.jsonl": "b30188f8186ffb6b06c4da05f28ef54a6ac3b02ad76a0f04a9a765ae3956f5fb",
     "test_wave5.jsonl": "330721e6973f3feb358ab8cf7b609a9ae5beb527e87e0f865006e1348cce152d",
+    "test_wave6.jsonl": "1904240088a5c2e14746ada9bbe86d3a00034be47e2d01c0f27a5808751afca1",
 }
 
 
@@ -38,9 +39,9 @@ def test_frozen_test_splits_are_unchanged(name):
 def test_train_and_test_share_no_case_and_no_message():
     def load(name):
         return [json.loads(x) for x in (ROOT / "corpus" / name).read_text(encoding="utf-8").splitlines() if x]
-    train = load("train.jsonl") + load("wave4/train.jsonl") + load("wave5/train.jsonl")
+    train = load("train.jsonl") + load("wave4/train.jsonl") + load("wave5/train.jsonl") + load("wave6/train.jsonl")
     test = (load("test.jsonl") + load("test_wave2.jsonl") + load("test_wave3.jsonl") + load("test_wave4.jsonl")
-            + load("test_wave5.jsonl"))
+            + load("test_wave5.jsonl") + load("test_wave6.jsonl"))
     assert not {c["id"] for c in train} & {c["id"] for c in test}
     assert not {s["user"] for c in train for s in c["steps"]} & {s["user"] for c in test for s in c["steps"]}
     assert sum(len(c["steps"]) for c in train + test) >= 5000
