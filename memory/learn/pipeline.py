@@ -9,6 +9,7 @@ from memory.learn import model_extract, reconcile
 from memory.learn.answers import read_with_question
 from memory.learn.classifier import ClauseScore, TrainedExtractor, shipped_extractor
 from memory.learn.clause_memory import CHANGE_ONLY, clause_candidates
+from memory.learn.corrections import corrections, with_corrections
 from memory.learn.decision import OWN_WORDS, Decider, origin_kind, shipped_decision
 from memory.learn.enrich import with_neighbours
 from memory.learn.features import attack_text
@@ -150,6 +151,7 @@ class MemoryPipeline:
             return result
         if answering is not None and answering.status == "active" and answering.category == "event":
             self._record_outcome(answering, said, today, session_id, message_id, dry_run, result)
+        corrected = self._corrected(said, today, session_id, message_id, dry_run, result)
         scores: list[ClauseScore] = []
         if self.trained is not None:
             candidates = _with_change(self.trained, candidates, user_text)
@@ -184,6 +186,8 @@ class MemoryPipeline:
             accepted = [c for c in accepted if is_rule_origin(c.origin)] + decided
         kept = self._completed(_dedupe(accepted), user_text, assistant_text, scores, today, rules_done=True)
         kept = [_began_in_its_sentence(c, user_text, today) for c in kept]
+        if corrected:  # the words that corrected a memory are not a fact of their own ("不是豆豆 是朵朵")
+            kept = [c for c in kept if not any(_overlapping(c.said or c.quote, q, said) for q in corrected)]
         if user_text != said:  # the memory quotes what the user said, not the statement it was read as
             kept = [replace(c, said=said) for c in kept]
         if self.trained is not None:  # what reconciliation will score, in one batch
@@ -285,6 +289,23 @@ class MemoryPipeline:
             log.warning("model extraction answer unusable: %s", exc)
             result.rejected.append(Rejection("(model answer)", f"model answer unusable: {exc}"))
             return []
+
+    def _corrected(self, said: str, today: date, session_id: str | None, message_id: str | None, dry_run: bool,
+                   result: ExtractionResult) -> list[str]:
+        """Each remembered fact the message corrects a value of, said right in its place (memory/learn/corrections.py);
+        the words that said each correction, and each correction of the companion's words that the memory already
+        holds right."""
+        found, already = with_corrections(self.store.list(status="active"), said, today) if corrections(said) else ([], [])
+        for old, cand in found:
+            decision = reconcile.Decision("superseded", reconcile.memory_from(cand, today), [old],
+                                          f"corrected on {today.isoformat()}")
+            decision.memory.session_id, decision.memory.message_id = session_id, message_id
+            memory = decision.memory
+            if not dry_run:
+                memory = reconcile.apply(self.store, decision, self.store.embedder.embed([cand.content])[0],
+                                         f"{cand.source} (a correction: {cand.quote})")
+            result.written.append(Written(memory, "superseded", cand.origin, cand))
+        return [cand.quote for _, cand in found] + [c.quote for c in already]
 
     def _record_outcome(self, event: Memory, answer: str, today: date, session_id: str | None, message_id: str | None,
                         dry_run: bool, result: ExtractionResult) -> None:
@@ -398,3 +419,12 @@ def _same_event(a: Candidate, b: Candidate) -> bool:
 
 def _rank(c: Candidate) -> tuple:
     return ({"explicit": 2, "stated": 1}.get(c.source, 0), -_ORIGIN_RANK.get(c.origin.split(":")[0], 1), c.confidence)
+
+
+def _overlapping(quote: str, other: str, text: str) -> bool:
+    """Do two quotes of one message share half of the shorter one (by where they stand in it)?"""
+    a, b = text.find(quote), text.find(other)
+    if not quote or not other or a < 0 or b < 0:
+        return bool(quote and other) and (quote in other or other in quote)
+    shared = max(0, min(a + len(quote), b + len(other)) - max(a, b))
+    return shared >= 0.5 * min(len(quote), len(other))

@@ -1,0 +1,202 @@
+"""A correction of a name, number, place or date said before: the remembered fact, said right.
+
+People correct a single value: "不是豆豆 是朵朵", "biochem not bio!", "it's the 22nd, not the 20th", "i said ohio and i
+meant indiana", "口误 是李皓不是李浩". The message names the wrong value and the right one; read alone it is no fact
+("Biochem not bio" was stored beside the old memory, which stood). Where an active memory holds the wrong value,
+the correction is that memory with the right value in its place — its category, topic, importance and source
+kept — and it replaces the memory, so the panel shows the fact once, said right, with the change in its history.
+A wrong value no memory holds corrects nothing here: the message is read as any other.
+
+It is grammar, not a list of facts: the shapes are how a correction is said ("X not Y", "not X, Y", "不是X 是Y",
+"是Y不是X", "I said X … it's Y"), the values are short (a name, a number, a place, a few words). A date is matched
+as a date: "the 20th" corrects a memory dated the 20th, whatever its words.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+
+from memory.dates import find_dates
+from memory.records import Candidate, Memory
+
+_EN_WORD = re.compile(r"[\w'&-]+")
+_EN_BREAK = re.compile(r"[,.;:!?()~…]|\s-\s|\b(?:lol|lmao|haha|btw|tho|though|and|but|so|which|because|bc)\b", re.IGNORECASE)
+# what a value is said after ("it's tree nuts", "the dentist is thursday", "i'm a teacher"), left out of the value
+_EN_COPULA = re.compile(r"\b(?:it'?s|its|is|are|was|were|i'm|im|i am|he's|she's|they're|we're|called|named|actually|"
+                        r"really|a|an|the|my)\s+", re.IGNORECASE)
+# what ends a value said after it: a preposition or a new subject ("kady with a y", "spanish i'm learning")
+_EN_RIGHT_END = re.compile(r"\s(?:with|in|at|on|for|from|to|i|i'm|im|you|he|she|they|we|it|who|that)\b", re.IGNORECASE)
+_EN_NOT = re.compile(r"\bnot\s+(?:a\s+|an\s+|the\s+)?", re.IGNORECASE)
+_EN_SAID = re.compile(r"\bi\s+(?:said|told\s+you|typed|wrote|called\s+(?:him|her|it|them))\s+", re.IGNORECASE)
+_EN_MEANT = re.compile(r"\b(?:it'?s|its|it\s+is|i\s+meant|meant|should\s+be)\s+(?:actually\s+|really\s+)?", re.IGNORECASE)
+_ZH_SEP = re.compile(r"[\s，,。！!～~？?、；;：:（）()]")
+_ZH_PARTICLES = "啦呀哦噢嘛了的吧哈呢"
+_ZH_NOT = re.compile(r"不是")
+_ZH_RIGHT_LEAD = re.compile(r"^(?:而是|应该是|其实是|是)")
+_NOT_A_VALUE = re.compile(r"^(?:it|that|this|so|too|really|very|just|even|only|sure|yet|now|anymore|me|you|him|her|"
+                          r"them|us|one|much|bad|good|ok|okay|gonna|going|like|about|that bad|a big deal|我|你|他|她|它|"
+                          r"说|这样|那样|这个|那个|一样|故意|真的|很|太|没|不|我的错|你的错)$", re.IGNORECASE)
+MAX_WORDS = 3
+MAX_ZH_CHARS = 8
+
+
+@dataclass(frozen=True)
+class Correction:
+    """A value the user says was wrong, the value that is right, and the words that say so."""
+
+    wrong: tuple[str, ...]  # the wrong value, or words around it that hold it, shortest first
+    right: str
+    quote: str
+
+
+def corrections(text: str) -> list[Correction]:
+    """The corrections a message makes, in the order said (none when it makes none). A correction may name its
+    wrong value with words around it ("i told you my husband works at cvs"): each of its last few words is offered,
+    shortest first, and the memory that holds one decides (`with_corrections`)."""
+    out = [c for c in _en_corrections(text) + _zh_corrections(text)
+           if c.right and c.wrong and not _NOT_A_VALUE.match(c.right) and not _NOT_A_VALUE.match(c.wrong[0])]
+    return [c for c in out if all(w.casefold() != c.right.casefold() for w in c.wrong)]
+
+
+def _en_corrections(text: str) -> list[Correction]:
+    out = []
+    for m in _EN_NOT.finditer(text):  # "biochem not bio", "it's tree nuts not peanuts", "not leeds, leicester"
+        after = _phrase(text[m.end():])
+        before = _phrase(text[:m.start()].rstrip(" ,"), backwards=True)
+        if after and before:
+            start = text.rfind(before[0], 0, m.start())
+            out.append(Correction(_options(after), " ".join(before), text[start:_end_of(text, after, m.end())]))
+        elif after and (rest := re.match(r"\s*[,;]\s*", text[m.end() + len(" ".join(after)):])):
+            right = _phrase(_EN_MEANT.sub("", text[m.end() + len(" ".join(after)) + rest.end():], count=1))
+            if right:
+                out.append(Correction(_options(after), " ".join(right), text[m.start():_end_of(text, right, m.end())]))
+    for m in _EN_SAID.finditer(text):  # "i said the 20th before, it's actually the 22nd", "i told you ohio and i meant indiana"
+        meant = _EN_MEANT.search(text, m.end(), m.end() + 80)
+        if meant is None:
+            continue
+        said = _EN_BREAK.split(text[m.end():meant.start()])[0]
+        wrong = _EN_WORD.findall(said)[-MAX_WORDS - 1:]
+        right = _phrase(text[meant.end():])
+        if wrong and right:
+            out.append(Correction(_options(list(reversed(wrong)), backwards=True), " ".join(right),
+                                  text[m.start():_end_of(text, right, meant.end())]))
+    return out
+
+
+def _end_of(text: str, words: list[str], start: int) -> int:
+    """Where the last of these words ends, looking from `start`."""
+    at = text.find(words[-1], start)
+    return at + len(words[-1]) if at >= 0 else len(text)
+
+
+def _phrase(text: str, backwards: bool = False) -> list[str]:
+    """The value's words: up to the first break, at most MAX_WORDS, what it is said after left out."""
+    if backwards:
+        piece = _EN_BREAK.split(text)[-1]
+        piece = _EN_COPULA.split(piece)[-1]
+        words = _EN_WORD.findall(piece)
+        return words[-MAX_WORDS:] if len(words) <= MAX_WORDS else []
+    piece = _EN_RIGHT_END.split(_EN_BREAK.split(text.lstrip())[0])[0]
+    words = _EN_WORD.findall(piece)
+    return words[:MAX_WORDS] if words and len(words) <= MAX_WORDS + 2 else []
+
+
+def _options(words: list[str], backwards: bool = False) -> tuple[str, ...]:
+    """Each run of the first words (or, `backwards`, of the last words), shortest first."""
+    if backwards:
+        words = list(reversed(words))
+        return tuple(" ".join(words[-k:]) for k in range(1, len(words) + 1))
+    return tuple(" ".join(words[:k]) for k in range(1, len(words) + 1))
+
+
+def _zh_corrections(text: str) -> list[Correction]:
+    out = []
+    for m in _ZH_NOT.finditer(text):
+        wrong = _zh_value(text[m.end():])
+        if not wrong:
+            continue
+        rest = text[m.end() + len(wrong):].lstrip(_ZH_PARTICLES)
+        rest = _ZH_SEP.sub(" ", rest).lstrip()
+        right = _zh_value(_ZH_RIGHT_LEAD.sub("", rest)) if rest else ""
+        before = _zh_value(text[:m.start()].rstrip(" ，,")[::-1])[::-1]  # "是李皓不是李浩", "她是中考 不是高考"
+        if right and right != wrong:  # 不是豆豆 是朵朵 / 不是二年级啦 三年级了
+            out.append(Correction((wrong,), right, text[m.start():m.end() + len(wrong) + 12].strip()))
+        elif "是" in before[:-1]:
+            out.append(Correction((wrong,), before.rsplit("是", 1)[1], text[max(0, m.start() - len(before) - 1):m.end() + len(wrong)]))
+    return out
+
+
+def _zh_value(text: str) -> str:
+    """A Chinese value at the start of the text: up to a separator, particles dropped, at most MAX_ZH_CHARS."""
+    piece = _ZH_SEP.split(text, maxsplit=1)[0].rstrip(_ZH_PARTICLES)
+    return piece if 0 < len(piece) <= MAX_ZH_CHARS else ""
+
+
+def corrected(memory: Memory, correction: Correction, today: date) -> Candidate | None:
+    """The memory said right, or None when it does not hold the wrong value."""
+    content, event_date = memory.content, memory.event_date
+    wrong_day = next((d for w in reversed(correction.wrong) if (d := _day(w, today)) is not None), None)
+    right_day = _day(correction.right, today)
+    if wrong_day and right_day and memory.event_date == wrong_day.isoformat():
+        event_date = right_day.isoformat()
+        content = content.replace(wrong_day.isoformat(), right_day.isoformat())
+    else:
+        found = next((f for w in correction.wrong if (f := _holding(content, w)) is not None), None)
+        if found is None:
+            return None
+        content = content[:found.start()] + _cased(correction.right, found.group(0)) + content[found.end():]
+    return Candidate(category=memory.category, content=content, quote=correction.quote, source=memory.source,
+                     confidence=max(memory.confidence, 0.9), importance=memory.importance,
+                     origin=f"correction:{memory.id}", topic=memory.topic, change=1.0,
+                     event_date=date.fromisoformat(event_date) if event_date else None)
+
+
+def _holding(content: str, value: str) -> re.Match[str] | None:
+    """Where the content holds the value: anywhere in Chinese; in Latin script as whole words, or as the start of a
+    word when the value is a short form of it ("bio" for the stored "biology")."""
+    if re.search(r"[\u4e00-\u9fff]", value):
+        return re.search(re.escape(value), content)
+    whole = re.search(rf"(?<![\w]){re.escape(value)}(?![\w])", content, re.IGNORECASE)
+    if whole is not None or len(value) < 3 or " " in value:
+        return whole
+    return re.search(rf"(?<![\w]){re.escape(value)}\w+", content, re.IGNORECASE)
+
+
+def _cased(right: str, wrong_as_stored: str) -> str:
+    """The right value in the case the memory wrote the wrong one ("Maya" corrected by "nadia" is "Nadia")."""
+    if wrong_as_stored[:1].isupper() and right[:1].islower():
+        return right[:1].upper() + right[1:]
+    return right
+
+
+def _day(value: str, today: date) -> date | None:
+    """The one date a value names ("the 20th before" names the 20th: the words after a date are dropped one by one)."""
+    words = value.split()
+    for k in range(len(words), 0, -1):
+        found = find_dates(" ".join(words[:k]), today)
+        if found:
+            return found[0].date if len(found) == 1 else None
+    return None
+
+
+def with_corrections(active: list[Memory], text: str, today: date) -> tuple[list[tuple[Memory, Candidate]], list[Correction]]:
+    """Each active memory a correction in the message is about, with the memory said right (the newest memory
+    holding the wrong value, once per correction); and the corrections of what the companion said back, where a
+    memory already holds the right value and none the wrong one ("glasgow not edinburgh" after the companion
+    said Edinburgh): nothing to change, and no fact of their own."""
+    changed: list[tuple[Memory, Candidate]] = []
+    already: list[Correction] = []
+    done: set[str] = set()
+    newest = sorted(active, key=lambda m: m.valid_from or m.created_at or "", reverse=True)
+    for c in corrections(text):
+        for memory in newest:
+            cand = corrected(memory, c, today) if memory.id not in done else None
+            if cand is not None:
+                changed.append((memory, cand))
+                done.add(memory.id)
+                break
+        else:
+            if any(_holding(m.content, c.right) is not None for m in newest):
+                already.append(c)
+    return changed, already
