@@ -43,7 +43,6 @@ def test_the_answer_is_said_whole_with_the_question(question, answer, said):
     ("How was your day?", "I finally finished the deck, so good"),  # a statement of its own
     ("That sounds rough.", "two, both rescues"),                    # no question was asked
     ("要我提醒你吗？", "好的，九点"),
-    ("你平时喝咖啡吗？", "不喝，喝了睡不着"),
     ("你平时喝咖啡吗？", "我只喝茶"),
     ("Do you have any pets?", "why do you ask?"),
 ])
@@ -55,9 +54,32 @@ def test_what_is_no_answer_to_a_question_about_the_user_is_left_as_said(question
     ("Do you drink coffee?", "nope", "I don't drink coffee"),
     ("Are you a dog person? 🐶", "not really tbh, they kinda scare me", "I am not a dog person: they kinda scare me"),
     ("Do you work in an office?", "nope, fully remote", "I don't work in an office: fully remote"),
+    # Chinese says no with the question's verb: its object follows it
+    ("你平时喝咖啡吗？", "不喝，喝了睡不着", "不喝咖啡，喝了睡不着"),
+    ("你会不会游泳呀？夏天快到了🏊", "不会 小时候呛过水", "不会游泳 小时候呛过水"),
 ])
+
+
 def test_a_no_to_a_yes_or_no_question_is_the_negative_statement(question, answer, said):
     assert read_with_question(answer, question) == said
+
+
+@pytest.mark.parametrize("question, answer, said", [
+    ("Cats or dogs? Choose wisely", "dogs obviously", "I prefer dogs: obviously"),
+    ("Sweet or savoury for breakfast?", "savoury. eggs on toast", "I prefer savoury for breakfast: eggs on toast"),
+    ("Are you a cat or dog person?", "dog, 100%", "I am a dog person: 100%"),
+    ("你是早起型还是夜猫子呀？", "夜猫子 不到两点睡不着", "我是夜猫子，不到两点睡不着"),
+    ("你是猫派还是狗派？", "猫 虽然没养", "我是猫派，虽然没养"),
+])
+def test_an_either_or_question_is_said_with_the_side_the_answer_took(question, answer, said):
+    assert read_with_question(answer, question) == said
+
+
+def test_an_answer_that_takes_neither_side_is_left_as_said():
+    assert read_with_question("自己带饭 减脂期", "那你午饭一般在哪解决？食堂还是外卖？") is None
+    # the statement claims no side it was not given: both stay, as asked
+    said = read_with_question("up at 5 every day", "Are you more of a morning person or a night owl?")
+    assert said is not None and "morning person or a night owl" in said
 
 
 @pytest.mark.parametrize("question, answer, said", [
@@ -72,8 +94,8 @@ def test_a_no_to_the_companions_offer_is_the_request_not_to(question, answer, sa
 
 @pytest.mark.parametrize("question, answer", [
     ("Want me to remind you tomorrow?", "yes please, at 9"),  # a yes to an offer is not read as a request
-    ("你平时喝咖啡吗？", "不喝，喝了睡不着"),                   # a no to a question about the user stays as said
     ("要不要我提醒你？", "好的"),
+    ("你平时会打游戏吗？", "不玩 手残"),  # a no with another verb than the question's: its object is not guessed
 ])
 def test_an_offer_taken_or_a_plain_no_is_left_as_said(question, answer):
     assert read_with_question(answer, question) is None

@@ -28,7 +28,7 @@ MAX_ANSWER_WORDS = 12
 MAX_ANSWER_CHARS_ZH = 24
 
 _EN_QUESTION = re.compile(r"[^.!?\n]*\?")
-_ZH_QUESTION_END = re.compile(r"([^。！？!?\n~～]*(?:[？?]|[吗呢吧嘛][\s～~。]*))[\s\W]*$")
+_ZH_QUESTION = re.compile(r"[^。！？!?\n~～]*(?:[？?]|[吗呢吧嘛](?=[\s～~。，,！!]|$))")
 _EN_SELF = re.compile(r"\b(?:i|i'm|i'd|i'll|me|my|we|us|our|let's|let me)\b", re.IGNORECASE)
 _EN_FULL = re.compile(r"^(?:i|i'm|im|i've|ive|i'd|my|we|we're|our|yes|yeah|yep|no|nope|nah|not)\b", re.IGNORECASE)
 _EN_BARE = re.compile(r"^(?:yes|yeah|yep|yup|ya|no|nope|nah|ok|okay|sure|maybe|kinda|sort of|not really|idk|"
@@ -41,7 +41,7 @@ _ZH_NO = re.compile(r"^(?:不|没|别|无|算了|并不|从不|从来不|一点�
 _ZH_BARE = re.compile(r"^(?:嗯+|对|是的?|好的?|有|没有|不是|还行|还好|一般|哈+|emmm*|啊+)[\s!！。~～.]*$")
 _ZH_NEW_TOPIC = re.compile(r"^(?:对了|话说|其实|哦对|顺便|另外|不过)")
 _ZH_OPINION = re.compile(r"觉得|认为|看法|怎么样|如何|你看|你说")
-_ZH_WH = re.compile(r"什么时候|哪天|哪年|几号|几点|几月几号|什么[\u4e00-\u9fff]?|哪(?:个|家|所|种|里|儿|边|年|天|位)?[\u4e00-\u9fff]{0,2}?(?=[的了上工做住读在去吗呢？?，,]|$)"
+_ZH_WH = re.compile(r"什么时候|啥时候|多高|多大|多重|多远|哪天|哪年|几号|几点|几月几号|什么[\u4e00-\u9fff]?|哪(?:个|家|所|种|里|儿|边|年|天|位)?[\u4e00-\u9fff]{0,2}?(?=[的了上工做住读在去吗呢？?，,]|$)"
                     r"|多久|多长时间|几[个只位岁点年天次杯本]?|多少[\u4e00-\u9fff]?|谁|干嘛|干啥|啥")
 # English question shapes, each with how its statement is said: (pattern, template). {rest} is what follows the
 # subject with you/your turned to me/my; answers follow the statement.
@@ -49,11 +49,13 @@ _EN_SHAPES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p, re.IG
     (r"^what(?:'s| is) your (?P<rest>.+)$", "My {rest} is"),
     (r"^(?:when|where|what time)(?:'s| is) your (?P<rest>.+)$", "My {rest} is"),
     (r"^(?:when|where|what time)(?:'s| is) the (?P<rest>.+)$", "The {rest} is"),
+    (r"^when (?:does|do|did|will) (?:the |your )(?P<rest>.+)$", "My {rest}:"),
+    (r"^when(?:'s| is) (?!it\b|that\b|this\b)(?P<rest>.+)$", "{rest} is"),
     (r"^what do you do (?:for (?:work|a living|a job)|now)$", "I work as"),
     (r"^what are your (?P<rest>.+)$", "My {rest} are"),
     (r"^how (?:old|tall|big|far|long) (?:is|are) your (?P<rest>.+)$", "My {rest} is"),
     (r"^how long (?:till|until|before) (?:your|the) (?P<rest>.+)$", "My {rest}:"),
-    (r"^(?:what|which) (?:(?:kind|sort|type)s? of )?(?P<thing>\w+) (?:do|did) you (?P<rest>.+)$", "I {rest}"),  # "what kind of music do you like" + "90s hip hop": the answer is the object
+    (r"^(?:what|which) (?:(?:kind|sort|type)s? of )?(?P<thing>\w+(?: \w+){0,2}?) (?:do|did) you (?P<rest>.+)$", "I {rest}"),  # "what kind of music do you like" + "90s hip hop": the answer is the object
     (r"^where (?:do|did) you (?P<rest>.+)$", "I {rest} in"),
     (r"^how long have you (?P<rest>.+)$", "I have {rest}"),
     (r"^how long (?:do|did) you (?P<rest>.+)$", "I {rest} for"),
@@ -110,13 +112,48 @@ def _en(answer: str, assistant: str) -> str | None:
     for head in _heads(question):
         if _EN_SELF.search(head):
             continue  # the companion asks about itself
+        head, chose = _en_either(head, answer)
+        said = _without_the_side(answer, chose)
         for pattern, template in _EN_SHAPES:
             m = pattern.match(head)
             if m:
                 parts = {k: _first_person(v) for k, v in m.groupdict().items()}
                 statement = template.format(**parts).strip()
-                return _joined(statement, answer.rstrip(" .!"))
+                return _joined(statement, said.rstrip(" .!")) if said else statement
+        if chose:  # "Cats or dogs?" + "dogs obviously": a taste said
+            statement = f"I prefer {_first_person(head[:1].lower() + head[1:])}"
+            return _joined(statement + ":", said.rstrip(" .!")) if said else statement
     return None
+
+
+def _without_the_side(answer: str, side: str) -> str:
+    """The answer without the side of an either-or question it opens on (said in the statement already)."""
+    if not side:
+        return answer
+    words = side.split()
+    m = re.match(r"\s*" + r"\W*\s*".join(re.escape(w.rstrip("s")) + r"s?" for w in words) + r"\b[\s,.!:;-]*", answer,
+                 re.IGNORECASE)
+    return answer[m.end():] if m else answer
+
+
+def _en_either(question: str, answer: str) -> tuple[str, str]:
+    """An either-or question with the side the answer took in place of both ("Sweet or savoury for breakfast" +
+    "savoury. eggs" → "savoury for breakfast"); as asked when the answer took neither side."""
+    m = re.search(r"\b(?P<a>[\w'-]+(?: [\w'-]+){0,2}) or (?P<b>[\w'-]+(?: [\w'-]+){0,2})", question)
+    if m is None:
+        return question, ""
+    said = [w.rstrip("s").casefold() for w in re.findall(r"[\w'-]+", answer)[:3]]
+    for side in ("b", "a"):
+        words = m.group(side).split()
+        for k in range(min(len(words), len(said)), 0, -1):
+            chosen = words[:k] if side == "b" else words[-k:]
+            if [w.rstrip("s").casefold() for w in chosen] == said[:k]:
+                other = m.group("a" if side == "b" else "b").split()
+                other = other[-k:] if side == "b" else other[:k]
+                start = m.start() + (len(m.group("a")) - len(" ".join(other)) if side == "b" else 0)
+                end = m.end() - (len(m.group("b")) - len(" ".join(chosen)) if side == "b" else len(m.group("b")) - len(" ".join(other)))
+                return question[:start] + " ".join(chosen) + question[end:], " ".join(chosen)
+    return question, ""
 
 
 def _heads(question: str) -> list[str]:
@@ -173,12 +210,11 @@ def _joined(statement: str, answer: str) -> str:
 
 
 def _zh(answer: str, assistant: str) -> str | None:
-    found = _ZH_QUESTION_END.search(assistant)
-    if not found or len(answer) > MAX_ANSWER_CHARS_ZH or _ZH_BARE.match(answer):
+    asked = _zh_asked(assistant)
+    if not asked or len(answer) > MAX_ANSWER_CHARS_ZH or _ZH_BARE.match(answer):
         return None
-    asked = found.group(1).strip()
     if _ZH_NO.match(answer):
-        return _zh_declined(answer, asked)
+        return _zh_declined(answer, asked) or _zh_negated(answer, asked)
     if re.match(r"[我俺]", answer) or re.search(r"[你您？?]", answer) or _ZH_NEW_TOPIC.match(answer):
         return None  # a statement of its own, words to the companion, a question back, or a new topic
     if "我" in asked or _ZH_OPINION.search(asked):
@@ -186,11 +222,13 @@ def _zh(answer: str, assistant: str) -> str | None:
     # the question is its last part: after the remark before it ("哇要去旅游！什么时候出发" → "什么时候出发"), or from
     # the part that names the user on ("听起来好累呀～你平时一般几点睡")
     question = re.sub(r"^.*[，,：:]\s*(?=[^，,：:]*[你您][^，,：:]*$)", "", asked)
-    question = re.split(r"[，,：:！!～~。]", question)[-1].strip() or question
+    question = re.split(r"[，,：:！!～~。\s]", question.strip())[-1].strip() or question
     # a question with no subject is asked of the user (Chinese leaves "you" out: "平时打游戏吗", "最近在追什么剧")
-    question = re.sub(r"(?:来着)?(?:[吗呢吧啊呀啦]|(?<!干)嘛)?[\s～~。？?]*$", "", question).replace("你们", "我们").replace("您", "我").replace("你", "我")
+    question = re.sub(r"(?:来着|了?没有?)?(?:[吗呢吧啊呀啦]|(?<!干)嘛)?[\s～~。？?]*$", "", question).replace("你们", "我们").replace("您", "我").replace("你", "我")
     if not question:
         return None
+    if "还是" in question:  # "你是早起型还是夜猫子" + "夜猫子 不到两点睡不着": the side the answer took
+        return _zh_either(question, answer)
     wh = _ZH_WH.search(question)
     if not wh:  # a yes-or-no question: the statement, then the answer's details
         return f"{question}，{answer}"
@@ -202,6 +240,49 @@ def _zh(answer: str, assistant: str) -> str | None:
         rest = rest[1:]  # "跑了多久了" + "三年多了": one 了
     said = question[:wh.start()] + first + rest
     return f"{said}，{tail}" if tail else said
+
+
+def _zh_asked(assistant: str) -> str | None:
+    """The companion's last question: the last sentence ending in a question mark or particle, or what follows it
+    when that still asks ("考研报名是不是快开始了？你初试大概啥时候")."""
+    found = list(_ZH_QUESTION.finditer(assistant))
+    if not found:
+        return None
+    after = assistant[found[-1].end():].strip(" ？?。～~！!")
+    if after and "你" in after and _ZH_WH.search(after):
+        return after
+    return found[-1].group(0).strip()
+
+
+def _zh_either(question: str, answer: str) -> str | None:
+    """An either-or question said with the side the answer took ("我是早起型还是夜猫子" + "夜猫子…" → "我是夜猫子…");
+    None when the answer took neither side ("食堂还是外卖" + "自己带饭")."""
+    before, after = question.split("还是", 1)
+    first = re.split(r"[\s，,。！!～~]", answer, maxsplit=1)[0]
+    side_a = re.split(r"[是用在去坐看听玩喝吃要]", before)[-1]
+    side_b = re.split(r"[，,呢吗呀啊吧]", after)[0]
+    taken = [side for side in (side_b, side_a) if side and (first in side or side in first)]
+    if not first or not taken and not any(ch in side for side in (side_a, side_b) for ch in first):
+        return None
+    tail = answer[len(first):].strip(" ，,。")
+    said = before[:len(before) - len(side_a)] + (taken[0] if taken and first in taken[0] else first) + after[len(side_b):]
+    return f"{said}，{tail}" if tail else said
+
+
+def _zh_negated(answer: str, asked: str) -> str | None:
+    """A no that names the verb of a yes-or-no question, with the question's object put after it ("你会不会游泳？" +
+    "不会 小时候呛过水" → "不会游泳 小时候呛过水"; "你喝茶吗" + "不喝" → "不喝茶"). None when the object is said already
+    or the verb is not the question's."""
+    m = re.match(r"([不没])([\u4e00-\u9fff])", answer)
+    question = re.sub(r"(?:[吗呢吧啊呀啦]|(?<!干)嘛)?[\s～~。？?]*$", "", re.split(r"[，,：:！!～~。]", asked)[-1].strip())
+    if m is None or m.group(2) not in question or "你" not in question and "您" not in question:
+        return None
+    at = question.index(m.group(2)) + 1
+    obj = re.sub(rf"^不{m.group(2)}", "", question[at:])  # "会不会游泳": the object after the A-not-A
+    obj = re.split(r"[吗呢吧啊呀啦]", obj)[0]
+    if not obj or obj in answer or _ZH_WH.search(obj):
+        return None
+    return answer[:2] + obj + answer[2:]
 
 
 _ZH_OFFER = re.compile(r"(?:要不要|需不需要|需要|要)?我(?:以后)?(?P<rest>.+?)(?:可以|行|好|可以不|行不行|好不好)?(?:吗|不)?$")
