@@ -345,6 +345,20 @@ def _en_n_from_day(m: re.Match, today: date, text: str) -> _Result | None:
     return _shift(anchor[0].mention.date, n, m["unit"].lower()), True, "day"
 
 
+@_rule(_ON + r"(?:" + _NUM.replace("(?P<n>", "(?P<n>an?|") + r")\s+(?P<unit>week|fortnight)s?\s+(?P<anchor>today|tomm?orr?ow|tmrw)\b")
+def _en_weeks_today(m: re.Match, today: date, text: str) -> _Result:
+    """ "a week today", "two weeks tomorrow" (said in Britain): that many weeks from today or tomorrow; of what has been
+    ("I've packed in the smoking, 3 weeks today"), that many weeks ago."""
+    n = 1 if _norm(m["n"]) in ("a", "an") else int(m["n"]) if m["n"].isdigit() else _NUMBERS[_norm(m["n"])]
+    start = today if m["anchor"].lower() == "today" else today + timedelta(days=1)
+    if _said_of_the_past(text, m.start()) or _PERFECT_BEFORE.search(text[:m.start()]):
+        return _shift(start, -n, m["unit"].lower()), True, "day"
+    return _shift(start, n, m["unit"].lower()), True, "day"
+
+
+_PERFECT_BEFORE = re.compile(r"\b(?:i've|ive|i have|we've|we have|it's been|its been|been)\b[^.!?]*$", re.IGNORECASE)
+
+
 _EN_SPAN_DAY = {"end": -1, "late": 25, "start": 1, "beginning": 1, "early": 1, "middle": 15, "mid": 15}
 
 
@@ -472,9 +486,11 @@ def _zh_bare_day(m: re.Match, today: date, text: str) -> _Result:
     return _day_in_month(today, 0, _cn_int(m["d"] or m["dd"]) or 0), True, "day"
 
 
-@_rule(rf"(?<![\d{_CN}])(?:(?P<y>\d{{4}})年|(?P<yrel>今年|明年|去年))?(?P<m>{_CNUM})月份?(?P<d>{_CNUM})[号日]")
+@_rule(rf"(?<![\d{_CN}])(?:(?P<y>\d{{4}})年|(?P<yrel>今年|明年|去年))?(?P<m>{_CNUM})月份?"
+       rf"(?:(?P<d>{_CNUM})[号日]|(?P<dd>\d{{1,2}})(?=[\s，,。！!~～、]|$))")
 def _zh_month_day(m: re.Match, today: date, text: str) -> _Result:
-    month, day = _cn_int(m["m"]) or 0, _cn_int(m["d"]) or 0
+    """ "12月19号", "2027年3月5日", and "12月19" with nothing after the day ("12月19 20两天")."""
+    month, day = _cn_int(m["m"]) or 0, _cn_int(m["d"] or m["dd"]) or 0
     if not (m["y"] or m["yrel"]):
         return _next_occurrence(today, month, day), False, "bare"
     year = int(m["y"]) if m["y"] else today.year + {"今年": 0, "明年": 1, "去年": -1}[m["yrel"]]
@@ -637,6 +653,7 @@ def _scan(text: str, today: date, with_holidays: bool = False) -> list[_Hit]:
             # A rejected match may hide a shorter one inside it ("一下周末" -> "周末"): retry one char on.
             m = pattern.search(text, m.end() if result else m.start() + 1)
     candidates = _across_words(text, candidates)
+    candidates = _with_weekdays_agreeing(text, today, candidates)
     candidates.sort(key=lambda h: (h.mention.start - h.mention.end, h.mention.start))
     chosen: list[_Hit] = []
     taken = bytearray(len(text))
@@ -646,6 +663,56 @@ def _scan(text: str, today: date, with_holidays: bool = False) -> list[_Hit]:
             taken[start:end] = b"\x01" * (end - start)
             chosen.append(hit)
     return sorted(chosen, key=lambda h: h.mention.start)
+
+
+_BARE_WEEKDAY = re.compile(rf"^(?:on\s+)?(?:(?:this|next|coming)\s+)?(?:{_alt(_WD_INDEX)})\.?$|^(?:这|下)?(?:个)?{_WEEK}(?P<zwd>[一二三四五六日天])$",
+                           re.IGNORECASE)
+# a day of the month said beside a weekday: "the 1st", "31st", "27号", and a month.day ("6.20", "6/20")
+_DAY_BESIDE = re.compile(r"(?<![\w.:/])(?:(?:the\s+)?(?P<d>[12]?\d|3[01])(?:st|nd|rd|th)\b|(?P<zd>[12]?\d|3[01])[号日]"
+                         r"|(?P<m>1[0-2]|0?[1-9])[./](?P<md>3[01]|[12]\d|0?[1-9])(?![\d.:/%])"
+                         r"(?!\s*(?:[斤块元米个次倍万分秒度克%]|公斤|公里|千克|小时|kg|km|g\b|k\b|lbs?\b|miles?\b|hours?\b|hrs?\b)))",
+                         re.IGNORECASE)
+_BETWEEN = re.compile(r"^[\s,，、]*(?:(?:a|the|on)\s+)?$", re.IGNORECASE)
+
+
+def _with_weekdays_agreeing(text: str, today: date, hits: list[_Hit]) -> list[_Hit]:
+    """A weekday said beside a day of the month names one day, the one where they agree ("saturday the 1st" in June
+    is August 1; "27号 周六", "the 29th, a monday", "6.20 周六"): one mention, not a weekday and a day a week apart.
+    A month.day ("6.20", "6/20") is read as a date only where a weekday beside it agrees: alone it may be a number."""
+    out = list(hits)
+    for wd_hit in [h for h in hits if _BARE_WEEKDAY.match(h.mention.text.strip())]:
+        wd = wd_hit.mention
+        z = _BARE_WEEKDAY.match(wd.text.strip())
+        weekday = _ZH_WD[z["zwd"]] if z and z["zwd"] else _WD_INDEX[_norm(wd.text.split()[-1]).rstrip(".")]
+        for m in _DAY_BESIDE.finditer(text):
+            a_end, b_start = (m.end(), wd.start) if m.start() < wd.start else (wd.end, m.start())
+            if b_start < a_end or not _BETWEEN.match(text[a_end:b_start]):
+                continue
+            month = int(m["m"]) if m["m"] else None
+            found = _agreeing(today, month, int(m["d"] or m["zd"] or m["md"]), weekday)
+            if found is None:
+                continue
+            start, end = min(m.start(), wd.start), max(m.end(), wd.end)
+            out = [h for h in out if h.mention.end <= start or h.mention.start >= end]
+            out.append(_Hit(DateMention(start, end, text[start:end], found, month is None), "day"))
+            break
+    return out
+
+
+def _agreeing(today: date, month: int | None, day: int, weekday: int) -> date | None:
+    """The first day on or after today with this day of the month (and month, if given) that falls on this weekday,
+    within a year."""
+    for k in range(13):
+        first = _add_months(today.replace(day=1), k)
+        if month is not None and first.month != month:
+            continue
+        try:
+            d = first.replace(day=day)
+        except ValueError:
+            continue
+        if d >= today and d.weekday() == weekday:
+            return d
+    return None
 
 
 def _across_words(text: str, hits: list[_Hit]) -> list[_Hit]:

@@ -510,3 +510,30 @@ def test_a_chinese_date_word_split_across_two_words_is_no_date(said):
 ])
 def test_a_chinese_date_word_at_a_word_edge_stays_a_date(said, expected):
     assert [str(m.date) for m in find_dates(said, date(2026, 7, 27))] == [expected]
+
+
+@pytest.mark.parametrize("said, today, expected", [
+    ("first weekend of august, saturday the 1st", date(2026, 6, 1), "2026-08-01"),  # not July 1 and a Saturday in June
+    ("27号 周六 伴娘服还没到", date(2026, 6, 1), "2026-06-27"),
+    ("订了 6.20 周六", date(2026, 6, 1), "2026-06-20"),   # a month.day the weekday beside it agrees with
+    ("15th, the monday", date(2026, 6, 1), "2026-06-15"),
+    ("sunday the 31st", date(2026, 5, 1), "2026-05-31"),
+])
+def test_a_weekday_beside_a_day_of_the_month_names_the_day_they_agree_on(said, today, expected):
+    assert [str(m.date) for m in find_dates(said, today)] == [expected]
+
+
+@pytest.mark.parametrize("said, weekday", [("周五 3.5 斤", "周五"), ("周五跑了 5.2 km", "周五"),
+                                          ("version 2.1 on friday", "on friday")])
+def test_a_month_dot_day_that_is_a_quantity_stays_a_number(said, weekday):
+    assert [m.text for m in find_dates(said, date(2026, 6, 1))] == [weekday]
+
+
+@pytest.mark.parametrize("said, expected", [
+    ("my IVF egg collection is a week tomorrow", "2026-10-28"),
+    ("results come out two weeks today", "2026-11-03"),
+    ("I've also packed in the smoking, 3 weeks today.", "2026-09-29"),  # of what has been: weeks ago
+    ("12月19 20两天 倒计时一百五十天", "2026-12-19"),                   # a month and day with no 号
+])
+def test_weeks_counted_from_today_and_a_month_day_without_hao(said, expected):
+    assert [str(m.date) for m in find_dates(said, date(2026, 10, 20))] == [expected]
