@@ -114,3 +114,16 @@ def test_a_dated_answer_becomes_the_event_it_answers(cli):
                        "Fingers crossed! When's the final-round interview?", "--json", today="2026-02-10")["written"]
     events = [w for w in written if w["category"] == "event"]
     assert events and events[0]["event_date"] == "2026-02-12" and "interview" in events[0]["content"].lower()
+
+
+@pytest.mark.parametrize("question, answer, said", [
+    # a long answer is read by its first sentence; what follows is said as is
+    ("What's your go-to comfort food? 🍲", "mac and cheese with way too much cheddar. non negotiable after a bad day, "
+     "every single time without fail", "My go-to comfort food is mac and cheese with way too much cheddar. non negotiable "
+     "after a bad day, every single time without fail"),
+    ("What's your little one called? 😊", "Ezra! 5 months old", "My little one is called Ezra! 5 months old"),
+    ("Who's your favourite author?", "Terry Pratchett forever", "My favourite author is Terry Pratchett forever"),
+    ("What's your favourite season, and why?", "autumn. jumpers, soup", "My favourite season is autumn. jumpers, soup"),
+])
+def test_more_question_shapes(question, answer, said):
+    assert read_with_question(answer, question) == said

@@ -46,7 +46,8 @@ _ZH_WH = re.compile(r"什么时候|啥时候|多高|多大|多重|多远|哪天|
 # English question shapes, each with how its statement is said: (pattern, template). {rest} is what follows the
 # subject with you/your turned to me/my; answers follow the statement.
 _EN_SHAPES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p, re.IGNORECASE), t) for p, t in (
-    (r"^what(?:'s| is) your (?P<rest>.+)$", "My {rest} is"),
+    (r"^what(?:'s| is) your (?P<rest>.+?) called$", "My {rest} is called"),
+    (r"^(?:what|who)(?:'s| is) your (?P<rest>.+)$", "My {rest} is"),
     (r"^(?:when|where|what time)(?:'s| is) your (?P<rest>.+)$", "My {rest} is"),
     (r"^(?:when|where|what time)(?:'s| is) the (?P<rest>.+)$", "The {rest} is"),
     (r"^when (?:does|do|did|will) (?:the |your )(?P<rest>.+)$", "My {rest}:"),
@@ -101,8 +102,8 @@ def read_with_question(answer: str, assistant: str | None) -> str | None:
 def _en(answer: str, assistant: str) -> str | None:
     answer = _EN_YES.sub("", answer).strip() or answer  # "yep, friday at 9": the details are the answer
     asked = _EN_QUESTION.findall(assistant)
-    words = answer.split()
-    if not asked or len(words) > MAX_ANSWER_WORDS or answer.rstrip().endswith("?"):
+    words = re.split(r"(?<=[.!?])\s", answer.strip(), maxsplit=1)[0].split()  # the answer is its first sentence;
+    if not asked or len(words) > MAX_ANSWER_WORDS or answer.rstrip().endswith("?"):  # what follows is said as is
         return None
     question = asked[-1]  # the last question asked ("When's your birthday? I want to remember it")
     if _EN_NO.match(answer):
@@ -160,6 +161,7 @@ def _heads(question: str) -> list[str]:
     """The question without what leads up to it, then cut before each aside after a comma, longest first
     ("What do you do for work, if you don't mind me asking?" is asked by "What do you do for work")."""
     question = _EN_LEAD.sub("", question.strip().rstrip("?").strip(), count=1)
+    question = re.sub(r",?\s+(?:and|or) (?:why|how come|not|what else|anything else)$", "", question, flags=re.IGNORECASE)
     pieces = question.split(", ")
     return [", ".join(pieces[:k]) for k in range(len(pieces), 0, -1)]
 
