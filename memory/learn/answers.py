@@ -62,6 +62,7 @@ _EN_SHAPES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p, re.IG
     (r"^how long (?:do|did) you (?P<rest>.+)$", "I {rest} for"),
     (r"^how (?:often|many [\w ]+?|much [\w ]+?) (?:do|did) you (?P<rest>.+)$", "I {rest}:"),
     (r"^how (?:often|many [\w ]+?|much [\w ]+?) (?:are|have) you (?P<rest>.+)$", "I am {rest}:"),
+    (r"^how (?:do|did) you (?:two|both|guys) (?P<rest>.+)$", "We {rest}:"),
     (r"^how (?:do|did) you (?P<rest>.+)$", "I {rest}:"),
     (r"^(?:what|who|when) (?:do|did) you (?P<rest>.+)$", "I {rest}:"),
     (r"^where are you (?P<rest>.+)$", "I am {rest} in"),
@@ -232,7 +233,9 @@ def _zh(answer: str, assistant: str) -> str | None:
     if "还是" in question:  # "你是早起型还是夜猫子" + "夜猫子 不到两点睡不着": the side the answer took
         return _zh_either(question, answer)
     wh = _ZH_WH.search(question)
-    if not wh:  # a yes-or-no question: the statement, then the answer's details
+    if not wh:  # a yes-or-no question: the statement, then the answer's details, unless the answer says otherwise
+        if re.search(r"[不没别无非]", re.split(r"[\s，,。！!～~]", answer, maxsplit=1)[0]):
+            return None  # "你平时喝酒吗？" + "滴酒不沾": no yes to say it with
         return f"{question}，{answer}"
     first = re.split(r"(?<=[^，,。 ])(?=[，,。 ])", answer, maxsplit=1)[0]  # the answer's first part fills the blank
     tail = answer[len(first):].lstrip("，,。 ")
