@@ -128,3 +128,17 @@ def test_a_dated_answer_becomes_the_event_it_answers(cli):
 ])
 def test_more_question_shapes(question, answer, said):
     assert read_with_question(answer, question) == said
+
+
+@pytest.mark.parametrize("question, answer, said", [
+    ("Parents' evening, eek 😬 When is it?", "thurs 6:30", "The Parents' evening is thurs 6:30"),
+    ("Ooh, your sister's wedding! When is it?", "june 14th", "My sister's wedding is june 14th"),
+    ("Oh, the family reunion! Which weekend is it?", "the first one in august", "the family reunion is the first one in august"),
+])
+def test_the_remark_before_a_question_names_its_it(question, answer, said):
+    assert read_with_question(answer, question) == said
+
+
+def test_a_remark_that_says_something_names_nothing():
+    assert read_with_question("2 hours", "That sounds fun! Is it far?") is None
+    assert read_with_question("tomorrow", "When is it?") is None

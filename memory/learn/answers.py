@@ -51,6 +51,7 @@ _EN_SHAPES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p, re.IG
     (r"^(?:when|where|what time)(?:'s| is) your (?P<rest>.+)$", "My {rest} is"),
     (r"^(?:when|where|what time)(?:'s| is) the (?P<rest>.+)$", "The {rest} is"),
     (r"^when (?:does|do|did|will) (?:the |your )(?P<rest>.+)$", "My {rest}:"),
+    (r"^(?:which|what) (?:day|date|weekend|week|month|time) (?:is|'s) (?P<rest>.+)$", "{rest} is"),
     (r"^when(?:'s| is) (?!it\b|that\b|this\b)(?P<rest>.+)$", "{rest} is"),
     (r"^what do you do (?:for (?:work|a living|a job)|now)$", "I work as"),
     (r"^what are your (?P<rest>.+)$", "My {rest} are"),
@@ -106,7 +107,7 @@ def _en(answer: str, assistant: str) -> str | None:
     words = re.split(r"(?<=[.!?])\s", answer.strip(), maxsplit=1)[0].split()  # the answer is its first sentence;
     if not asked or len(words) > MAX_ANSWER_WORDS or answer.rstrip().endswith("?"):  # what follows is said as is
         return None
-    question = asked[-1]  # the last question asked ("When's your birthday? I want to remember it")
+    question = _named(asked[-1], assistant)  # the last question asked ("When's your birthday? I want to remember it")
     if _EN_NO.match(answer):
         return _en_no(answer, question)
     if _EN_BARE.match(answer) or _EN_FULL.match(answer):
@@ -156,6 +157,31 @@ def _en_either(question: str, answer: str) -> tuple[str, str]:
                 end = m.end() - (len(m.group("b")) - len(" ".join(chosen)) if side == "b" else len(m.group("b")) - len(" ".join(other)))
                 return question[:start] + " ".join(chosen) + question[end:], " ".join(chosen)
     return question, ""
+
+
+_EN_INTERJECTION = re.compile(r"^(?:(?:oh+|ooh+|oof|aw+|wow|ah+|hmm+|yay|eek|omg|ha+|ok(?:ay)?|so|right)\b[\s,!.]*)+", re.IGNORECASE)
+
+
+def _named(question: str, assistant: str) -> str:
+    """The question with its "it" named by the short remark just before it ("Parents' evening, eek 😬 When is it?" asks
+    when parents' evening is; "Oh, the family reunion! Which weekend is it?")."""
+    if not re.search(r"\bit\b", question, re.IGNORECASE):
+        return question
+    lead = _EN_LEAD.match(question)
+    at = assistant.rfind(question.strip()) if question.strip() in assistant else 0
+    before = assistant[:at] + (question[:lead.end()] if lead else "")  # the remark, also inside the question's sentence
+    before = "".join(ch if ch.isascii() else " " for ch in before)  # emoji out
+    remark = re.split(r"[.!?\n]", before)
+    remark = [r for r in remark if r.strip()]
+    if not remark:
+        return question
+    thing = _EN_INTERJECTION.sub("", remark[-1].strip()).split(",")[0].strip()
+    words = thing.split()
+    if not 1 <= len(words) <= 4 or _EN_SELF.search(thing) or re.search(r"\b(?:is|are|was|sounds?|looks?)\b", thing, re.I):
+        return question
+    if not re.match(r"(?:the|your|my|a|an|this|that)\b", thing, re.IGNORECASE):
+        thing = "the " + thing
+    return re.sub(r"\bit\b", thing, question, count=1, flags=re.IGNORECASE)
 
 
 def _heads(question: str) -> list[str]:
