@@ -180,16 +180,17 @@ def _day(value: str, today: date) -> date | None:
     return None
 
 
-def with_corrections(active: list[Memory], text: str, today: date) -> tuple[list[tuple[Memory, Candidate]], list[Correction]]:
-    """Each active memory a correction in the message is about, with the memory said right (the newest memory
-    holding the wrong value, once per correction); and the corrections of what the companion said back, where a
+def with_corrections(active: list[Memory], said: list[Correction],
+                     today: date) -> tuple[list[tuple[Memory, Candidate]], list[Correction]]:
+    """Each active memory one of the message's corrections (`corrections`) is about, with the memory said right (the
+    newest memory holding the wrong value, once per correction); and the corrections of what the companion said back, where a
     memory already holds the right value and none the wrong one ("glasgow not edinburgh" after the companion
     said Edinburgh): nothing to change, and no fact of their own."""
     changed: list[tuple[Memory, Candidate]] = []
     already: list[Correction] = []
     done: set[str] = set()
     newest = sorted(active, key=lambda m: m.valid_from or m.created_at or "", reverse=True)
-    for c in corrections(text):
+    for c in said:
         for memory in newest:
             cand = corrected(memory, c, today) if memory.id not in done else None
             if cand is not None:

@@ -295,31 +295,31 @@ class MemoryPipeline:
         """Each remembered fact the message corrects a value of, said right in its place (memory/learn/corrections.py);
         the words that said each correction, and each correction of the companion's words that the memory already
         holds right."""
-        found, already = with_corrections(self.store.list(status="active"), said, today) if corrections(said) else ([], [])
+        said_corrections = corrections(said)
+        if not said_corrections:
+            return []
+        found, already = with_corrections(self.store.list(status="active"), said_corrections, today)
         for old, cand in found:
-            decision = reconcile.Decision("superseded", reconcile.memory_from(cand, today), [old],
-                                          f"corrected on {today.isoformat()}")
-            decision.memory.session_id, decision.memory.message_id = session_id, message_id
-            memory = decision.memory
-            if not dry_run:
-                memory = reconcile.apply(self.store, decision, self.store.embedder.embed([cand.content])[0],
-                                         f"{cand.source} (a correction: {cand.quote})")
-            result.written.append(Written(memory, "superseded", cand.origin, cand))
+            self._replace(old, cand, f"corrected on {today.isoformat()}", f"{cand.source} (a correction: {cand.quote})",
+                          today, session_id, message_id, dry_run, result)
         return [cand.quote for _, cand in found] + [c.quote for c in already]
 
     def _record_outcome(self, event: Memory, answer: str, today: date, session_id: str | None, message_id: str | None,
                         dry_run: bool, result: ExtractionResult) -> None:
         """The answer to a follow-up, as the event's outcome: it replaces the plan it followed up."""
         cand = outcome_candidate(event, answer)
-        if cand is None:
-            return
-        decision = reconcile.Decision("superseded", reconcile.memory_from(cand, today), [event],
-                                      f"how it went, told on {today.isoformat()}")
+        if cand is not None:
+            self._replace(event, cand, f"how it went, told on {today.isoformat()}", f"{cand.source} (asked how it went)",
+                          today, session_id, message_id, dry_run, result)
+
+    def _replace(self, old: Memory, cand: Candidate, reason: str, why: str, today: date, session_id: str | None,
+                 message_id: str | None, dry_run: bool, result: ExtractionResult) -> None:
+        """Write the candidate in place of one memory the caller already chose (no reconciliation to decide it)."""
+        decision = reconcile.Decision("superseded", reconcile.memory_from(cand, today), [old], reason)
         decision.memory.session_id, decision.memory.message_id = session_id, message_id
         memory = decision.memory
         if not dry_run:
-            memory = reconcile.apply(self.store, decision, self.store.embedder.embed([cand.content])[0],
-                                     f"{cand.source} (asked how it went)")
+            memory = reconcile.apply(self.store, decision, self.store.embedder.embed([cand.content])[0], why)
         result.written.append(Written(memory, "superseded", cand.origin, cand))
 
     def _reconcile(self, cand: Candidate, vector: list[float], today: date, session_id: str | None,
