@@ -672,7 +672,7 @@ _DAY_BESIDE = re.compile(r"(?<![\w.:/])(?:(?:the\s+)?(?P<d>[12]?\d|3[01])(?:st|n
                          r"|(?P<m>1[0-2]|0?[1-9])[./](?P<md>3[01]|[12]\d|0?[1-9])(?![\d.:/%])"
                          r"(?!\s*(?:[斤块元米个次倍万分秒度克%]|公斤|公里|千克|小时|kg|km|g\b|k\b|lbs?\b|miles?\b|hours?\b|hrs?\b)))",
                          re.IGNORECASE)
-_BETWEEN = re.compile(r"^[\s,，、]*(?:(?:a|the|on)\s+)?$", re.IGNORECASE)
+_BETWEEN = re.compile(r"^[\s,，、]*(?:week\b[\s,]*)?(?:(?:a|the|on)\s+)?$", re.IGNORECASE)  # "saturday week, the 13th"
 
 
 def _with_weekdays_agreeing(text: str, today: date, hits: list[_Hit]) -> list[_Hit]:

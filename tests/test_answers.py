@@ -95,6 +95,7 @@ def test_a_no_to_the_companions_offer_is_the_request_not_to(question, answer, sa
 @pytest.mark.parametrize("question, answer", [
     ("Want me to remind you tomorrow?", "yes please, at 9"),  # a yes to an offer is not read as a request
     ("要不要我提醒你？", "好的"),
+    ("Should I be more honest with you, even if it's blunt?", "yes pls, don't sugarcoat stuff"),  # a yes, not a no
     ("你平时会打游戏吗？", "不玩 手残"),
     ("开玩笑啦～不过你平时喝酒吗？🍷", "滴酒不沾 喝一口浑身起红疹子"),  # no yes to say the question with  # a no with another verb than the question's: its object is not guessed
 ])

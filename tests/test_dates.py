@@ -518,6 +518,7 @@ def test_a_chinese_date_word_at_a_word_edge_stays_a_date(said, expected):
     ("订了 6.20 周六", date(2026, 6, 1), "2026-06-20"),   # a month.day the weekday beside it agrees with
     ("15th, the monday", date(2026, 6, 1), "2026-06-15"),
     ("sunday the 31st", date(2026, 5, 1), "2026-05-31"),
+    ("saturday week, the 13th. ruth has no clue", date(2026, 6, 1), "2026-06-13"),
 ])
 def test_a_weekday_beside_a_day_of_the_month_names_the_day_they_agree_on(said, today, expected):
     assert [str(m.date) for m in find_dates(said, today)] == [expected]

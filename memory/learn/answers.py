@@ -34,8 +34,9 @@ _EN_FULL = re.compile(r"^(?:i|i'm|im|i've|ive|i'd|my|we|we're|our|yes|yeah|yep|n
 _EN_BARE = re.compile(r"^(?:yes|yeah|yep|yup|ya|no|nope|nah|ok|okay|sure|maybe|kinda|sort of|not really|idk|"
                       r"i don't know|dunno|lol|haha|hmm+)[\s!.?~]*$", re.IGNORECASE)
 _EN_YES = re.compile(r"^(?:yes|yeah|yep|yup|ya|yea|sure|definitely|of course)\b[\s,!.~-]+(?=\S)", re.IGNORECASE)
-_EN_NO = re.compile(r"^(?:(?:pls|please|god|hell|ugh|oh|lol|haha|honestly|tbh)[\s,.!]+)?"
-                    r"(?:no|nope|nah|not|never|none|nothing|neither|don't|do not|can't|haven't|not really)\b",
+# a no: its word first, or a bare no after a filler ("pls no", "god no"); "pls don't sugarcoat it" asks something
+_EN_NO = re.compile(r"^(?:(?:pls|please|god|hell|ugh|oh|lol|haha|honestly|tbh)[\s,.!]+(?:no|nope|nah)\b"
+                    r"|(?:no|nope|nah|not|never|none|nothing|neither|don't|do not|can't|haven't|not really)\b)",
                     re.IGNORECASE)
 _ZH_NO = re.compile(r"^(?:不|没|别|无|算了|并不|从不|从来不|一点也不)")
 _ZH_BARE = re.compile(r"^(?:嗯+|对|是的?|好的?|有|没有|不是|还行|还好|一般|哈+|emmm*|啊+)[\s!！。~～.]*$")
@@ -102,13 +103,14 @@ def read_with_question(answer: str, assistant: str | None) -> str | None:
 
 
 def _en(answer: str, assistant: str) -> str | None:
+    said_yes = _EN_YES.match(answer) is not None
     answer = _EN_YES.sub("", answer).strip() or answer  # "yep, friday at 9": the details are the answer
     asked = _EN_QUESTION.findall(assistant)
     words = re.split(r"(?<=[.!?])\s", answer.strip(), maxsplit=1)[0].split()  # the answer is its first sentence;
     if not asked or len(words) > MAX_ANSWER_WORDS or answer.rstrip().endswith("?"):  # what follows is said as is
         return None
     question = _named(asked[-1], assistant)  # the last question asked ("When's your birthday? I want to remember it")
-    if _EN_NO.match(answer):
+    if _EN_NO.match(answer) and not said_yes:  # "yes pls, don't sugarcoat stuff" is a yes
         return _en_no(answer, question)
     if _EN_BARE.match(answer) or _EN_FULL.match(answer):
         return None
