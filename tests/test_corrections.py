@@ -4,9 +4,11 @@ encrypted store: the old memory is superseded, the new one keeps its category, a
 stored as a fact of their own."""
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 
-from memory.learn.corrections import corrections
+from memory.learn.corrections import corrections, reply_corrections
 
 
 @pytest.mark.parametrize("text, wrong, right", [
@@ -69,3 +71,54 @@ def test_correcting_the_companion_changes_nothing_remembered_right(cli):
     after = _active(cli)
     assert not any("edinburgh" in c.lower() for c in after)
     assert sum("glasgow" in c.lower() for c in after) == sum("glasgow" in c.lower() for c in before) == 1
+
+
+@pytest.mark.parametrize("text, assistant, wrong, right", [
+    ("the 2nd!! and no 😭 panic stations", "Have you sorted your outfit for the wedding on the 12th?", "on the 12th",
+     "the 2nd"),
+    ("15th, the monday. and he has NO idea", "Is Oscar excited about starting on the 16th?", "on the 16th", "the 15th"),
+    ("94! and no, nan passed a few years back", "Imagine being 84 and that sharp — does he do it with your nan?", "84",
+     "94"),
+    ("SEVEN lol. and absolutely not", "Ha, 8 going on 18 😄 does Maisie still let you pick her outfits?", "8", "7"),
+    ("York! and they're feral but cute", "How's the coding camp in Durham going?", "Durham", "York"),
+    ("三遍！！最喜欢宝总", "你说繁花看了两遍 哈哈 最喜欢里面哪个角色？", "两遍", "三遍"),
+    ("六岁六岁 还在幼儿园大班呢", "七岁就会骑车挺厉害啦！她上一年级了吗？", "七岁", "六岁"),
+    ("林悦 喜悦的悦😂 和好了", "和林月和好了吗？别太往心里去哈", "林月", "林悦"),
+    ("小黑！都活蹦乱跳的", "小白和大黄还好吗？换水了没", "小白", "小黑"),
+    ("612 是侄子啦 我哥家的", "外甥考了621真不错！志愿填好了吗？", "621", "612"),
+])
+def test_a_value_said_back_corrects_the_one_the_companion_said(text, assistant, wrong, right):
+    found = reply_corrections(text, assistant, date(2026, 4, 17))
+    assert [(c.wrong[0], c.right) for c in found] == [(wrong, right)]
+
+
+@pytest.mark.parametrize("text, assistant", [
+    ("还行 就是有点累", "还好吗？"),  # a word like the companion's, not a value
+    ("two, both rescues", "Any pets?"),
+    ("york is lovely this time of year", "How's the coding camp in Durham going?"),  # no emphasis: a new subject
+    ("7 lol", "Ha, 6 going on 8?"),  # two numbers as near: which one is corrected is not said
+    ("yes please", "Want me to remind you on the 3rd?"),
+])
+def test_an_answer_that_does_not_say_a_value_back_corrects_nothing(text, assistant):
+    assert reply_corrections(text, assistant, date(2026, 4, 17)) == []
+
+
+def test_a_question_whose_value_the_user_corrects_is_not_answered(cli):
+    cli.json("memory", "extract", "best mate's wedding in Goa on the 2nd of may, can't wait!!", "--json",
+             today="2026-04-15")
+    before = _active(cli)
+    cli.json("memory", "extract", "the 2nd!! and no 😭 panic stations", "--assistant",
+             "Eee so exciting! Have you sorted your outfit for the wedding on the 12th?", "--json", today="2026-04-17")
+    after = _active(cli)
+    assert after.keys() == before.keys(), "the slip changes nothing, and the question's premise is not stored"
+    assert [m["event_date"] for m in after.values() if m["category"] == "event"] == ["2026-05-02"]
+
+
+@pytest.mark.parametrize("text", ["律所…不是会计所 最近在跟一个商标侵权案", "是贫血不是低血糖哈 最近没怎么晕了"])
+def test_a_chinese_value_beside_the_one_it_is_not(text):
+    found = corrections(text)
+    assert [(c.wrong[0], c.right) for c in found] in ([("会计所", "律所")], [("低血糖", "贫血")])
+
+
+def test_a_chinese_clause_before_not_is_no_value():
+    assert corrections("我喜欢猫，不是狗") == []

@@ -59,6 +59,78 @@ def corrections(text: str) -> list[Correction]:
     return [c for c in out if all(w.casefold() != c.right.casefold() for w in c.wrong)]
 
 
+def reply_corrections(text: str, assistant: str | None, today: date) -> list[Correction]:
+    """A value the message opens on, said back against a different value of its kind in the companion's last message:
+    "the 2nd!!" after "the wedding on the 12th?", "94!" after "Imagine being 84", "York!" after "the coding camp in
+    Durham", "三遍！！" after "你说繁花看了两遍", "林悦 喜悦的悦" after "和林月和好了吗". The value is the message's first
+    piece (a date, a number, a name: at most MAX_WORDS words or a few characters), and the companion's value is of
+    the same kind: a date beside a date, a number beside a number, a Chinese value differing from it in one
+    character that is a numeral or a name spelled out ("喜悦的悦"), an English name beside the one name the companion
+    used that the user did not. None when the companion said no such value."""
+    if not assistant or not text.strip():
+        return []
+    if re.search(r"[\u4e00-\u9fff]", text):
+        return _zh_reply_corrections(text.strip(), assistant)
+    piece = re.split(r"[,.;:!?()~…]|\s-\s|\s(?:and|but|lol|haha)\b", text.strip(), maxsplit=1)[0].strip()
+    words = _EN_WORD.findall(piece)
+    if not words or len(words) > MAX_WORDS or _NOT_A_VALUE.match(piece) or _EN_NOT.search(piece):
+        return []
+    said = find_dates(piece, today) or (find_dates(f"the {piece}", today) if _ORDINAL.fullmatch(piece) else [])
+    if said:
+        theirs = [d for d in find_dates(assistant, today) if d.date != said[0].date]
+        return [Correction((theirs[0].text,), said[0].text, piece)] if len(theirs) == 1 else []
+    number = piece if piece.isdigit() else str(_NUMBER_WORDS.index(piece.casefold())) if piece.casefold() in _NUMBER_WORDS else ""
+    if number:
+        return _number_corrected(number, piece, assistant)
+    emphasis = text.strip()[len(piece):].lstrip().startswith("!")  # "York!": a name said back, not a new subject
+    if emphasis and len(words) <= 2 and all(w[:1].isupper() and not w.isupper() for w in words):
+        names = {m.group(0) for m in re.finditer(r"\b[A-Z][a-z]+(?:\s[A-Z][a-z]+)*\b", assistant)
+                 if assistant[:m.start()].rstrip()[-1:] not in ("", ".", "!", "?")  # not a sentence's first word
+                 and m.group(0).casefold() not in text.casefold() and m.group(0) not in _EN_NOT_NAMES}
+        return [Correction((names.pop(),), piece, piece)] if len(names) == 1 else []
+    return []
+
+
+def _number_corrected(number: str, piece: str, assistant: str) -> list[Correction]:
+    """A number said back against the companion's: the one nearest it, when one is ("SEVEN" after "8 going on 18")."""
+    theirs = sorted({n for n in re.findall(r"(?<![\d.])\d+(?![\d.])", assistant) if n != number},
+                    key=lambda n: abs(int(n) - int(number)))
+    if not theirs or len(theirs) > 1 and abs(int(theirs[0]) - int(number)) == abs(int(theirs[1]) - int(number)):
+        return []
+    return [Correction((theirs[0],), number, piece)]
+
+
+_NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+                 "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty")
+_ORDINAL = re.compile(r"\d{1,2}(?:st|nd|rd|th)", re.IGNORECASE)
+_EN_NOT_NAMES = frozenset({"I", "I'm", "I've", "I'd", "I'll", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday",
+                           "Saturday", "Sunday"})
+_ZH_NUMERALS = "零一二两三四五六七八九十百千万0123456789"
+
+
+def _zh_reply_corrections(text: str, assistant: str) -> list[Correction]:
+    piece = _ZH_SEP.split(text, maxsplit=1)[0].rstrip(_ZH_PARTICLES)
+    half = len(piece) // 2
+    if len(piece) % 2 == 0 and piece[:half] == piece[half:]:
+        piece = piece[:half]  # "六岁六岁"
+    if piece.isdigit():  # "612 是侄子啦" after "外甥考了621"
+        return _number_corrected(piece, piece, assistant)
+    if not 2 <= len(piece) <= 4 or _NOT_A_VALUE.match(piece):
+        return []
+    spelled = re.search(rf"[\u4e00-\u9fff]([{re.escape(piece)}])的\1", text[len(piece):len(piece) + 12])  # "喜悦的悦"
+    emphasis = text[len(piece):].lstrip(_ZH_PARTICLES)[:1] in ("！", "!")  # "小黑！" after "小白和大黄还好吗"
+    found = []
+    for at in range(len(assistant) - len(piece) + 1):
+        other = assistant[at:at + len(piece)]
+        differ = [k for k in range(len(piece)) if piece[k] != other[k]]
+        if len(differ) != 1 or not re.fullmatch(r"[\u4e00-\u9fff0-9]+", other):
+            continue
+        k = differ[0]
+        if piece[k] in _ZH_NUMERALS and other[k] in _ZH_NUMERALS or spelled and spelled.group(1) == piece[k] or emphasis:
+            found.append(other)
+    return [Correction((found[0],), piece, piece)] if len(set(found)) == 1 else []
+
+
 def _en_corrections(text: str) -> list[Correction]:
     out = []
     for m in _EN_NOT.finditer(text):  # "biochem not bio", "it's tree nuts not peanuts", "not leeds, leicester"
@@ -119,11 +191,14 @@ def _zh_corrections(text: str) -> list[Correction]:
         rest = text[m.end() + len(wrong):].lstrip(_ZH_PARTICLES)
         rest = _ZH_SEP.sub(" ", rest).lstrip()
         right = _zh_value(_ZH_RIGHT_LEAD.sub("", rest)) if rest else ""
-        before = _zh_value(text[:m.start()].rstrip(" ，,")[::-1])[::-1]  # "是李皓不是李浩", "她是中考 不是高考"
-        if right and right != wrong:  # 不是豆豆 是朵朵 / 不是二年级啦 三年级了
-            out.append(Correction((wrong,), right, text[m.start():m.end() + len(wrong) + 12].strip()))
-        elif "是" in before[:-1]:
+        before = _zh_value(text[:m.start()].rstrip(" ，,…")[::-1])[::-1]  # "是李皓不是李浩", "她是中考 不是高考"
+        if "是" in before[:-1]:  # 是贫血不是低血糖
             out.append(Correction((wrong,), before.rsplit("是", 1)[1], text[max(0, m.start() - len(before) - 1):m.end() + len(wrong)]))
+        elif right and right != wrong:  # 不是豆豆 是朵朵 / 不是二年级啦 三年级了
+            out.append(Correction((wrong,), right, text[m.start():m.end() + len(wrong) + 12].strip()))
+        elif (before and len(before) <= 4 and len(wrong) <= 4 and text[:m.start()].rstrip(" ，,…") == before
+              and not re.search(r"[我你他她它]", before)):
+            out.append(Correction((wrong,), before, text[:m.end() + len(wrong)]))  # the message opens: 律所…不是会计所
     return out
 
 
@@ -198,6 +273,8 @@ def with_corrections(active: list[Memory], said: list[Correction],
                 done.add(memory.id)
                 break
         else:
-            if any(_holding(m.content, c.right) is not None for m in newest):
+            right_day = _day(c.right, today)
+            if any(_holding(m.content, c.right) is not None
+                   or right_day is not None and m.event_date == right_day.isoformat() for m in newest):
                 already.append(c)
     return changed, already

@@ -9,7 +9,7 @@ from memory.learn import model_extract, reconcile
 from memory.learn.answers import read_with_question
 from memory.learn.classifier import ClauseScore, TrainedExtractor, shipped_extractor
 from memory.learn.clause_memory import CHANGE_ONLY, clause_candidates
-from memory.learn.corrections import corrections, with_corrections
+from memory.learn.corrections import Correction, corrections, reply_corrections, with_corrections
 from memory.learn.decision import OWN_WORDS, Decider, origin_kind, shipped_decision
 from memory.learn.enrich import with_neighbours
 from memory.learn.features import attack_text
@@ -137,7 +137,9 @@ class MemoryPipeline:
         attack = instruction_reason(user_text)
         unfinished = None if attack else unfinished_reason(user_text)  # read whole with the next message
         said = user_text  # a short answer is read whole with the companion's question (memory/learn/answers.py)
-        if not (attack or unfinished):
+        said_corrections = corrections(said) + reply_corrections(said, assistant_text, today)
+        # a question whose value the answer corrects ("…the wedding on the 12th?" + "the 2nd!! and no") is not answered
+        if not (attack or unfinished or _corrects_the_reply(said_corrections, assistant_text)):
             user_text = read_with_question(said, assistant_text) or said
         candidates = [] if attack or unfinished else extract_candidates(user_text, assistant_text, today)
         if self.trained is not None and not (attack or unfinished):
@@ -151,7 +153,7 @@ class MemoryPipeline:
             return result
         if answering is not None and answering.status == "active" and answering.category == "event":
             self._record_outcome(answering, said, today, session_id, message_id, dry_run, result)
-        corrected = self._corrected(said, today, session_id, message_id, dry_run, result)
+        corrected = self._corrected(said_corrections, today, session_id, message_id, dry_run, result)
         scores: list[ClauseScore] = []
         if self.trained is not None:
             candidates = _with_change(self.trained, candidates, user_text)
@@ -290,12 +292,11 @@ class MemoryPipeline:
             result.rejected.append(Rejection("(model answer)", f"model answer unusable: {exc}"))
             return []
 
-    def _corrected(self, said: str, today: date, session_id: str | None, message_id: str | None, dry_run: bool,
-                   result: ExtractionResult) -> list[str]:
+    def _corrected(self, said_corrections: list[Correction], today: date, session_id: str | None,
+                   message_id: str | None, dry_run: bool, result: ExtractionResult) -> list[str]:
         """Each remembered fact the message corrects a value of, said right in its place (memory/learn/corrections.py);
         the words that said each correction, and each correction of the companion's words that the memory already
         holds right."""
-        said_corrections = corrections(said)
         if not said_corrections:
             return []
         found, already = with_corrections(self.store.list(status="active"), said_corrections, today)
@@ -419,6 +420,12 @@ def _same_event(a: Candidate, b: Candidate) -> bool:
 
 def _rank(c: Candidate) -> tuple:
     return ({"explicit": 2, "stated": 1}.get(c.source, 0), -_ORIGIN_RANK.get(c.origin.split(":")[0], 1), c.confidence)
+
+
+def _corrects_the_reply(said: list[Correction], assistant_text: str | None) -> bool:
+    """Does one of the message's corrections name a value the companion's last message said?"""
+    heard = (assistant_text or "").casefold()
+    return any(w.casefold() in heard for c in said for w in c.wrong) if heard else False
 
 
 def _overlapping(quote: str, other: str, text: str) -> bool:
