@@ -196,7 +196,8 @@ _ZH_REL = {"下下": 2, "下": 1, "这": 0, "本": 0, "上": -1, "上上": -2}
 _REL = r"(?P<rel>下下|上上|下|上|这|本)"
 _WEEK = r"(?:周|星期|礼拜)"
 _ZH_RANGE_MARKS = frozenset("到至~-—－～")
-_ZH_NOT_BEFORE_BARE = set(_CN + "0123456789０１２３４５６７８９每个几第") | _ZH_RANGE_MARKS
+# 小/老/阿 before 周: a name ("跟小周一起去" is no Monday)
+_ZH_NOT_BEFORE_BARE = set(_CN + "0123456789０１２３４５６７８９每个几第小老阿") | _ZH_RANGE_MARKS
 _ZH_NOT_BEFORE_REL = set("一以地底楼树乡私天留剩放早晚马加网路身手之向往北爱看赶")
 _ZH_NOT_AFTER_HAO = "线楼房门床位车厢桌窗口机店馆台院栋单码球选字坑种箱包游"
 

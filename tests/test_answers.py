@@ -143,3 +143,24 @@ def test_the_remark_before_a_question_names_its_it(question, answer, said):
 def test_a_remark_that_says_something_names_nothing():
     assert read_with_question("2 hours", "That sounds fun! Is it far?") is None
     assert read_with_question("tomorrow", "When is it?") is None
+
+
+@pytest.mark.parametrize("question, answer", [
+    ("Want me to pick a film for tonight? 🍿", "nah, think I'll just read"),  # an offer for the moment
+    ("That's a lot on your plate. Want me to just listen for a bit?", "nah it's okay, I'm just moaning"),
+    ("Did you make the train in time?", "by like 10 seconds 😅"),  # how a moment went
+    ("Did you manage to get any sleep last night?", "like 5 hrs, I'll survive"),
+])
+def test_a_question_about_the_moment_keeps_nothing_whatever_the_answer(question, answer):
+    assert read_with_question(answer, question) is None
+
+
+def test_an_or_whose_other_side_is_a_no_asks_yes_or_no():
+    said = read_with_question("hard no lol. can't stand horror",
+                              "are you into horror at all, or is that a hard no? 🎃")
+    assert said == "I am not into horror: can't stand horror"
+
+
+def test_a_chinese_answer_that_repeats_the_questions_preposition_says_it_once():
+    assert read_with_question("跟大学室友小周 我俩每年都要一起出去浪一趟", "这次旅行跟谁一起去呀？") == \
+        "这次旅行跟大学室友小周一起去，我俩每年都要一起出去浪一趟"

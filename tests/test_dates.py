@@ -538,3 +538,12 @@ def test_a_month_dot_day_that_is_a_quantity_stays_a_number(said, weekday):
 ])
 def test_weeks_counted_from_today_and_a_month_day_without_hao(said, expected):
     assert [str(m.date) for m in find_dates(said, date(2026, 10, 20))] == [expected]
+
+
+@pytest.mark.parametrize("said, expected", [
+    ("跟大学室友小周一起去", []),       # 小周 is a friend, 周一 no Monday
+    ("老周三点到", []),
+    ("周一起开始早起", ["2026-03-30"]),  # from Monday on
+])
+def test_a_name_on_zhou_is_no_weekday(said, expected):
+    assert [str(m.date) for m in find_dates(said, date(2026, 3, 29))] == expected

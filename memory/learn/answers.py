@@ -35,7 +35,7 @@ _EN_BARE = re.compile(r"^(?:yes|yeah|yep|yup|ya|no|nope|nah|ok|okay|sure|maybe|k
                       r"i don't know|dunno|lol|haha|hmm+)[\s!.?~]*$", re.IGNORECASE)
 _EN_YES = re.compile(r"^(?:yes|yeah|yep|yup|ya|yea|sure|definitely|of course)\b[\s,!.~-]+(?=\S)", re.IGNORECASE)
 # a no: its word first, or a bare no after a filler ("pls no", "god no"); "pls don't sugarcoat it" asks something
-_EN_NO = re.compile(r"^(?:(?:pls|please|god|hell|ugh|oh|lol|haha|honestly|tbh)[\s,.!]+(?:no|nope|nah)\b"
+_EN_NO = re.compile(r"^(?:(?:pls|please|god|hell|ugh|oh|lol|haha|honestly|tbh|hard|big|absolutely|definitely)[\s,.!]+(?:no|nope|nah)\b"
                     r"|(?:no|nope|nah|not|never|none|nothing|neither|don't|do not|can't|haven't|not really)\b)",
                     re.IGNORECASE)
 _ZH_NO = re.compile(r"^(?:不|没|别|无|算了|并不|从不|从来不|一点也不)")
@@ -83,7 +83,7 @@ _EN_NEGATIVES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p, re
     (r"^have you (?P<rest>.+)$", "I haven't {rest}"),
     (r"^did you (?P<rest>.+)$", "I didn't {rest}"),
 ))
-_EN_NO_WORDS = re.compile(r"^(?:(?:pls|please|god|hell|ugh|oh|no|nope|nah|not really|not|never|none|tbh|honestly|really|"
+_EN_NO_WORDS = re.compile(r"^(?:(?:pls|please|god|hell|ugh|oh|hard|big|absolutely|definitely|no|nope|nah|not really|not|never|none|tbh|honestly|really|"
                           r"lol|haha|thanks|thank you|thx|ty)\b[\s,.!~-]*)+",
                           re.IGNORECASE)
 _EN_LEAD = re.compile(r"^.*?\b(?=(?:what|what's|which|where|when|who|how|do|did|are|were|have|can|could)\s)",
@@ -110,6 +110,10 @@ def _en(answer: str, assistant: str) -> str | None:
     if not asked or len(words) > MAX_ANSWER_WORDS or answer.rstrip().endswith("?"):  # what follows is said as is
         return None
     question = _named(asked[-1], assistant)  # the last question asked ("When's your birthday? I want to remember it")
+    if _EN_MOMENT.search(question) and re.match(r"\W*(?:did you|(?:(?:do )?you )?want me to|(?:should|shall) i|would "
+                                               r"you like me to)\b", _EN_LEAD.sub("", question.strip()), re.IGNORECASE):
+        return None  # how a moment went, or an offer for the moment: "did you get any sleep last night?", "want me to
+        # pick a film for tonight?" — nothing to keep, whatever the answer
     if _EN_NO.match(answer) and not said_yes:  # "yes pls, don't sugarcoat stuff" is a yes
         return _en_no(answer, question)
     if _EN_BARE.match(answer) or _EN_FULL.match(answer):
@@ -191,6 +195,9 @@ def _heads(question: str) -> list[str]:
     ("What do you do for work, if you don't mind me asking?" is asked by "What do you do for work")."""
     question = _EN_LEAD.sub("", question.strip().rstrip("?").strip(), count=1)
     question = re.sub(r",?\s+(?:and|or) (?:why|how come|not|what else|anything else)$", "", question, flags=re.IGNORECASE)
+    # an "or" whose other side is a no asks yes or no ("are you into horror at all, or is that a hard no")
+    question = re.sub(r",?\s+or (?:is (?:that|it) )?(?:a )?(?:\w+ )?(?:no|nah|not|never)\b[\w ]*$", "", question,
+                      flags=re.IGNORECASE)
     pieces = question.split(", ")
     return [", ".join(pieces[:k]) for k in range(len(pieces), 0, -1)]
 
@@ -217,6 +224,8 @@ def _en_no(answer: str, question: str) -> str | None:
     return None
 
 
+_EN_MOMENT = re.compile(r"\b(?:tonight|today|tomorrow|yesterday|last night|this (?:morning|afternoon|evening|time)|"
+                        r"right now|for now|for a (?:bit|sec|second|minute|while)|in time|real quick)\b", re.IGNORECASE)
 _EN_OFFER = re.compile(r"^(?:(?:do )?you )?(?:(?:want|would you like) me to|(?:should|shall) i) (?P<rest>.+)$", re.IGNORECASE)
 
 
@@ -271,7 +280,9 @@ def _zh(answer: str, assistant: str) -> str | None:
     first = first.strip()
     if first.endswith("了") and rest.startswith("了"):
         rest = rest[1:]  # "跑了多久了" + "三年多了": one 了
-    said = question[:wh.start()] + first + rest
+    lead = question[:wh.start()]
+    overlap = next((k for k in range(min(len(lead), len(first), 3), 0, -1) if lead.endswith(first[:k])), 0)
+    said = lead + first[overlap:] + rest  # "这次旅行跟谁一起去" + "跟室友小周": one 跟
     return f"{said}，{tail}" if tail else said
 
 
