@@ -164,3 +164,26 @@ def test_an_or_whose_other_side_is_a_no_asks_yes_or_no():
 def test_a_chinese_answer_that_repeats_the_questions_preposition_says_it_once():
     assert read_with_question("跟大学室友小周 我俩每年都要一起出去浪一趟", "这次旅行跟谁一起去呀？") == \
         "这次旅行跟大学室友小周一起去，我俩每年都要一起出去浪一趟"
+
+
+@pytest.mark.parametrize("question, answer, said", [
+    ("What's your best friend like?", "Kemi is chaos in human form", "My best friend Kemi is chaos in human form"),
+    ("Who's the best cook in your family? 😋", "my nan, no contest", "The best cook in my family is my nan, no contest"),
+    ("Aww, how did you two meet? 💕", "dating app!", "We met: dating app"),
+    ("Do you drive?", "nope, never learned", "I don't drive: never learned"),  # "never" said of something stays
+    ("Are you much of a gamer? 🎮", "not at all, never got the appeal", "I am not much of a gamer: never got the appeal"),
+    ("Is it okay if I call you Alex, or do you prefer something else?", "Lexi please",
+     "I prefer something else: Lexi please"),
+    ("你平时怎么去公司呀？远不远？", "骑电驴 十五分钟", "我平时骑电驴去公司，十五分钟"),  # the question, not its tag
+    ("你在读研对吧？读的啥专业呀", "环境工程", "读的环境工程专业"),
+])
+def test_shapes_of_a_second_round(question, answer, said):
+    assert read_with_question(answer, question) == said
+
+
+@pytest.mark.parametrize("question, answer", [
+    ("Do you have a garden, or are you more of a windowsill plant person? 🌱", "tiny balcony in Leeds"),  # two questions
+    ("你在读研对吧？读的啥专业呀", "对 研二 环境工程"),  # a yes before the blank: which part fills it is not said
+])
+def test_an_answer_that_does_not_say_which_question_it_answers_is_left_as_said(question, answer):
+    assert read_with_question(answer, question) is None

@@ -31,6 +31,7 @@ _EN_QUESTION = re.compile(r"[^.!?\n]*\?")
 _ZH_QUESTION = re.compile(r"[^。！？!?\n~～]*(?:[？?]|[吗呢吧嘛](?=[\s～~。，,！!]|$))")
 _EN_SELF = re.compile(r"\b(?:i|i'm|i'd|i'll|me|my|we|us|our|let's|let me)\b", re.IGNORECASE)
 _EN_FULL = re.compile(r"^(?:i|i'm|im|i've|ive|i'd|my|we|we're|our|yes|yeah|yep|no|nope|nah|not)\b", re.IGNORECASE)
+_EN_MY_THING = re.compile(r"^my(?: [\w'-]+){1,2}(?:[,.!]|$)", re.IGNORECASE)  # "my nan, no contest": a who, not a statement
 _EN_BARE = re.compile(r"^(?:yes|yeah|yep|yup|ya|no|nope|nah|ok|okay|sure|maybe|kinda|sort of|not really|idk|"
                       r"i don't know|dunno|lol|haha|hmm+)[\s!.?~]*$", re.IGNORECASE)
 _EN_YES = re.compile(r"^(?:yes|yeah|yep|yup|ya|yea|sure|definitely|of course)\b[\s,!.~-]+(?=\S)", re.IGNORECASE)
@@ -42,12 +43,14 @@ _ZH_NO = re.compile(r"^(?:不|没|别|无|算了|并不|从不|从来不|一点�
 _ZH_BARE = re.compile(r"^(?:嗯+|对|是的?|好的?|有|没有|不是|还行|还好|一般|哈+|emmm*|啊+)[\s!！。~～.]*$")
 _ZH_NEW_TOPIC = re.compile(r"^(?:对了|话说|其实|哦对|顺便|另外|不过)")
 _ZH_OPINION = re.compile(r"觉得|认为|看法|怎么样|如何|你看|你说")
-_ZH_WH = re.compile(r"什么时候|啥时候|多高|多大|多重|多远|哪天|哪年|几号|几点|几月几号|什么[\u4e00-\u9fff]?|哪(?:个|家|所|种|里|儿|边|年|天|位)?[\u4e00-\u9fff]{0,2}?(?=[的了上工做住读在去吗呢？?，,]|$)"
+_ZH_WH = re.compile(r"什么时候|啥时候|怎么(?=[\u4e00-\u9fff])|多高|多大|多重|多远|哪天|哪年|几号|几点|几月几号|什么[\u4e00-\u9fff]?|哪(?:个|家|所|种|里|儿|边|年|天|位)?[\u4e00-\u9fff]{0,2}?(?=[的了上工做住读在去吗呢？?，,]|$)"
                     r"|多久|多长时间|几[个只位岁点年天次杯本]?|多少[\u4e00-\u9fff]?|谁|干嘛|干啥|啥")
 # English question shapes, each with how its statement is said: (pattern, template). {rest} is what follows the
 # subject with you/your turned to me/my; answers follow the statement.
 _EN_SHAPES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p, re.IGNORECASE), t) for p, t in (
     (r"^what(?:'s| is) your (?P<rest>.+?) called$", "My {rest} is called"),
+    (r"^what(?:'s| is) your (?P<rest>.+?) like$", "My {rest} is"),  # "What's your best friend like?"
+    (r"^(?:what|who)(?:'s| is) the (?P<rest>.+)$", "The {rest} is"),  # "Who's the best cook in your family?"
     (r"^(?:what|who)(?:'s| is) your (?P<rest>.+)$", "My {rest} is"),
     (r"^(?:when|where|what time)(?:'s| is) your (?P<rest>.+)$", "My {rest} is"),
     (r"^(?:when|where|what time)(?:'s| is) the (?P<rest>.+)$", "The {rest} is"),
@@ -64,7 +67,8 @@ _EN_SHAPES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p, re.IG
     (r"^how long (?:do|did) you (?P<rest>.+)$", "I {rest} for"),
     (r"^how (?:often|many [\w ]+?|much [\w ]+?) (?:do|did) you (?P<rest>.+)$", "I {rest}:"),
     (r"^how (?:often|many [\w ]+?|much [\w ]+?) (?:are|have) you (?P<rest>.+)$", "I am {rest}:"),
-    (r"^how (?:do|did) you (?:two|both|guys) (?P<rest>.+)$", "We {rest}:"),
+    (r"^how (?:do) you (?:two|both|guys) (?P<rest>.+)$", "We {rest}:"),
+    (r"^how did you (?:two|both|guys) (?P<rest>.+)$", "We {past}:"),  # "how did you two meet" + "dating app!"
     (r"^how (?:do|did) you (?P<rest>.+)$", "I {rest}:"),
     (r"^(?:what|who|when) (?:do|did) you (?P<rest>.+)$", "I {rest}:"),
     (r"^where are you (?P<rest>.+)$", "I am {rest} in"),
@@ -83,7 +87,8 @@ _EN_NEGATIVES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p, re
     (r"^have you (?P<rest>.+)$", "I haven't {rest}"),
     (r"^did you (?P<rest>.+)$", "I didn't {rest}"),
 ))
-_EN_NO_WORDS = re.compile(r"^(?:(?:pls|please|god|hell|ugh|oh|hard|big|absolutely|definitely|no|nope|nah|not really|not|never|none|tbh|honestly|really|"
+_EN_NO_WORDS = re.compile(r"^(?:(?:pls|please|god|hell|ugh|oh|hard|big|absolutely|definitely|no|nope|nah|not really|not at all|"
+                          r"not(?= *[,.!~-]| *$)|never(?= *[,.!~-]| *$)|none|tbh|honestly|really|"
                           r"lol|haha|thanks|thank you|thx|ty)\b[\s,.!~-]*)+",
                           re.IGNORECASE)
 _EN_LEAD = re.compile(r"^.*?\b(?=(?:what|what's|which|where|when|who|how|do|did|are|were|have|can|could)\s)",
@@ -116,8 +121,13 @@ def _en(answer: str, assistant: str) -> str | None:
         # pick a film for tonight?" — nothing to keep, whatever the answer
     if _EN_NO.match(answer) and not said_yes:  # "yes pls, don't sugarcoat stuff" is a yes
         return _en_no(answer, question)
-    if _EN_BARE.match(answer) or _EN_FULL.match(answer):
+    if _EN_BARE.match(answer) or _EN_FULL.match(answer) and not _EN_MY_THING.match(answer):
         return None
+    other = re.search(r",? or (?=(?:are|do|is|have|would|will|did|were|should) (?:you|i)\b)", question, re.IGNORECASE)
+    if other and not said_yes:  # two questions: "Do you have a garden, or are you more of a windowsill person?"
+        if not re.search(r"\b(?:else|other)\b", question[other.end():], re.IGNORECASE):
+            return None  # which one the answer answers, it says itself
+        question = question[other.end():]  # "…call you Alex, or do you prefer something else?" + "Lexi please"
     for head in _heads(question):
         if _EN_SELF.search(head):
             continue  # the companion asks about itself
@@ -127,6 +137,8 @@ def _en(answer: str, assistant: str) -> str | None:
             m = pattern.match(head)
             if m:
                 parts = {k: _first_person(v) for k, v in m.groupdict().items()}
+                if "{past}" in template:
+                    parts["past"] = _past(parts.get("rest", ""))
                 statement = template.format(**parts).strip()
                 return _joined(statement, said.rstrip(" .!")) if said else statement
         if chose:  # "Cats or dogs?" + "dogs obviously": a taste said
@@ -240,7 +252,23 @@ def _first_person(text: str) -> str:
 _EN_ASKED_WHEN = re.compile(r"\s+(?:now|again|these days|lately|at the moment|right now|currently|at all)\s*$", re.IGNORECASE)
 
 
+_IRREGULAR_PAST = {"meet": "met", "get": "got", "go": "went", "find": "found", "come": "came", "start": "started",
+                   "begin": "began", "take": "took", "make": "made", "have": "had", "do": "did", "see": "saw",
+                   "hear": "heard", "know": "knew", "buy": "bought", "give": "gave", "leave": "left"}
+
+
+def _past(rest: str) -> str:
+    """The verb phrase in the past ("meet" → "met", "end up there" → "ended up there")."""
+    verb, _, tail = rest.partition(" ")
+    low = verb.lower()
+    past = _IRREGULAR_PAST.get(low) or (low + "d" if low.endswith("e") else low[:-1] + "ied" if re.search(r"[^aeiou]y$", low)
+                                      else low + "ed")
+    return f"{past} {tail}".strip()
+
+
 def _joined(statement: str, answer: str) -> str:
+    if statement.endswith(" is") and re.match(r"[A-Z][a-z]+(?:'s|\s+is|\s+was)\b", answer):
+        return f"{statement[:-3]} {answer}"  # "My best friend is" + "Kemi is chaos in human form"
     if statement.endswith(":"):
         head = statement[:-1]
         return f"{head} {answer}" if _EN_PREPOSITION.match(answer) else f"{head}: {answer}"
@@ -274,6 +302,8 @@ def _zh(answer: str, assistant: str) -> str | None:
         if re.search(r"[不没别无非]", re.split(r"[\s，,。！!～~]", answer, maxsplit=1)[0]):
             return None  # "你平时喝酒吗？" + "滴酒不沾": no yes to say it with
         return f"{question}，{answer}"
+    if re.match(r"(?:对|嗯|是的|是啊|没错)[\s，,。！!]", answer):
+        return None  # a yes to something before the question: which part answers it is not said
     first = re.split(r"(?<=[^，,。 ])(?=[，,。 ])", answer, maxsplit=1)[0]  # the answer's first part fills the blank
     tail = answer[len(first):].lstrip("，,。 ")
     rest = question[wh.end():]
@@ -293,9 +323,12 @@ def _zh_asked(assistant: str) -> str | None:
     if not found:
         return None
     after = assistant[found[-1].end():].strip(" ？?。～~！!")
-    if after and "你" in after and _ZH_WH.search(after):
+    if after and "我" not in after and _ZH_WH.search(after):  # "你在读研对吧？读的啥专业呀"
         return after
-    return found[-1].group(0).strip()
+    last = found[-1].group(0).strip()
+    if len(found) > 1 and re.fullmatch(r"[\s，,]*([\u4e00-\u9fff])不\1[？?\s]*", last):
+        return found[-2].group(0).strip()  # "你平时怎么去公司呀？远不远？": the question, not its tag
+    return last
 
 
 def _zh_either(question: str, answer: str) -> str | None:
