@@ -17,6 +17,15 @@ STOPWORDS = frozenset(
 )
 
 
+EMOJI = "\U0001f000-\U0001faff\u2600-\u27bf\ufe0f\u200d"
+_EMOJI_RUN = re.compile(rf"\s*[{EMOJI}]+")
+
+
+def without_emoji(text: str) -> str:
+    """The text with its emoji taken out ("Only their mum calls them Alex 😅"); the text itself when it is nothing else."""
+    return _EMOJI_RUN.sub("", text).strip() or text
+
+
 def clean(text: str) -> str:
     """Drop control characters and unpaired surrogates; keep newlines and tabs; NFC-normalize."""
     text = text.encode("utf-8", "replace").decode("utf-8") if _has_surrogates(text) else text

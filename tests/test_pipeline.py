@@ -184,3 +184,12 @@ def test_one_event_is_one_memory_when_two_date_rules_match_it(cli):
                    today="2026-11-02")
     events = [w for w in out["written"] if w["category"] == "event"]
     assert [w["event_date"] for w in events] == ["2026-11-28"], events
+
+
+@pytest.mark.parametrize("text", ["finally booked my driving test, it's on the 3rd of march 🙏",
+                                  "我养了一只猫🐱 叫煤球 超黏人"])
+def test_a_note_carries_no_emoji(cli, text):
+    written = cli.json("memory", "extract", text, "--json", today="2026-02-10")["written"]
+    assert written, "the fact is remembered"
+    for w in written:
+        assert not any(ord(ch) >= 0x1F000 for ch in w["content"]), w["content"]

@@ -10,17 +10,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from memory.text import EMOJI
+
 _CJK = "\u3400-\u9fff\uf900-\ufaff"
 # A memory is one atomic fact; a quote this long with no clause boundary (voice-to-text without
 # punctuation) is a whole ramble, not a fact, and is not stored as one. About 1.5x the longest fact
 # quoted in the train split (Chinese 38 characters, English 99; 99th percentile 28 and 83).
 MAX_FACT_CHARS = {"zh": 60, "en": 160}
-_EMOJI = "\U0001f000-\U0001faff\u2600-\u27bf\ufe0f"
 _BOUNDARY = re.compile(
     rf"[。！？!?；;…\n]+"                       # sentence marks
     rf"|(?<!\d)[.](?!\d)"                       # a full stop, not a decimal point
     rf"|[，,]|(?<=[{_CJK}])\s+(?=[{_CJK}])"     # commas; a space between Chinese characters
-    rf"|[{_EMOJI}]+"                            # emoji
+    rf"|[{EMOJI}]+"                            # emoji
     rf"|\s[-–—]+\s|[~～]{{1,}}(?=\s|$)"          # dashes between words; trailing tildes
     rf"|(?=\b(?:but|although|though|except|whereas)\b)"
     rf"|(?=但是|不过|可是|然而|只是)",

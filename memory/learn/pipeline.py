@@ -29,7 +29,7 @@ from memory.recall.hybrid import search
 from memory.records import Candidate, Memory, Rejection, about
 from memory.storage.store import MemoryStore
 from memory.storage.vector_index import one_blas_thread
-from memory.text import clean
+from memory.text import clean, without_emoji
 
 log = logging.getLogger(__name__)
 MAX_LEARN_CHARS = 4000
@@ -188,6 +188,7 @@ class MemoryPipeline:
             accepted = [c for c in accepted if is_rule_origin(c.origin)] + decided
         kept = self._completed(_dedupe(accepted), user_text, assistant_text, scores, today, rules_done=True)
         kept = [_began_in_its_sentence(c, user_text, today) for c in kept]
+        kept = [replace(c, content=without_emoji(c.content)) for c in kept]  # the note, not the mood it was said in
         if corrected:  # the words that corrected a memory are not a fact of their own ("不是豆豆 是朵朵")
             kept = [c for c in kept if not any(_overlapping(c.said or c.quote, q, said) for q in corrected)]
         if user_text != said:  # the memory quotes what the user said, not the statement it was read as
