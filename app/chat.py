@@ -23,6 +23,8 @@ from models.errors import EngineError
 RECALL = re.compile(
     r"(last time|previous(ly)? (chat|conversation|session)|what did (we|i) (talk|say|chat)|remind me what we|"
     r"上次|上回|之前(我们)?(聊|说|谈)|我们(聊|说)到哪)", re.IGNORECASE)
+# Typing stopped this long: the draft is probably what will be sent, and is worked on ahead (window and terminal).
+TYPING_PAUSE_MS = 300
 # Ends a reply the user stopped (or closed the window on); the desktop app shows it in the user's language.
 STOPPED_MARK = "(stopped)"
 # Ends a reply cut short because the chat engine crashed, was killed or hung.
@@ -111,8 +113,8 @@ class ChatService:
         are kept for the one draft, in memory, and `prepare` uses them only for the same text. Stops as soon as
         `should_stop()` is true (the draft changed or was sent); what the engine evaluated by then stays.
 
-        The window calls this when typing pauses (on the model worker); the terminal chat has no draft. False
-        (nothing done) for an empty draft."""
+        The window calls this when typing pauses (on the model worker), the terminal chat when the line it reads
+        pauses (app/cli/chat.py, `watch_drafts`). False (nothing done) for an empty draft."""
         text = clean(text).strip()
         if not text:
             self._anticipated = None

@@ -4,13 +4,16 @@
   .venv/bin/python scripts/bench_first_word.py [--sessions 3] [--turns 10] [--memories 300] [--model FILE]
 
 The project's own `Companion` and `ChatService` on the bundled SmolLM2 (or any GGUF with --model), in throw-away
-encrypted profiles seeded with the same generated memories. Each session plays the same scripted conversation three
+encrypted profiles seeded with the same generated memories. Each session plays the same scripted conversation four
 ways, turn by turn in turning order so machine noise hits all of them:
-  chat   memory on, as `companion chat` in a terminal: nothing of the message is known before Enter; between turns
-         (untimed, while the next line is typed) the conversation so far is evaluated (`evaluate_conversation`);
-  window memory on, typing pauses simulated before Enter (untimed): the draft pauses at half the message and at the
-         whole of it, and the window's pause handler (`ChatService.anticipate`) runs on each;
-  off    memory off, the same terminal path.
+  chat          memory on, as `companion chat` in a terminal: between turns (untimed, while the next line is begun)
+                the conversation so far is evaluated (`evaluate_conversation`), then typing pauses are simulated (the
+                draft pauses at half the message and at the whole of it) and each is worked on as the terminal does
+                when the line it reads pauses (`watch_drafts` → `ChatService.anticipate`);
+  chat-straight the same terminal with a line typed without a pause or pasted: nothing of the message before Enter;
+  window        memory on, the same typing pauses, each worked on by the window's pause handler (the same
+                `ChatService.anticipate`), nothing between turns;
+  off           memory off, the terminal path with a line typed straight (between turns only).
 Per turn it prints the median time from Enter to the first reply piece and the prompt tokens llama.cpp evaluated in
 that time (the rest were reused), beside the message's own tokens; then the ratios against memory off (the median
 turn and the last turn), the first reply after a restart against the last warm turn of the same conversation, the
@@ -56,12 +59,16 @@ TURNS = [
     "Thanks for listening. Any advice for sleeping better?",
     "Good morning again! What were we talking about?",
 ]
-VARIANTS = ("chat", "window", "off")  # see the docstring
+VARIANTS = ("chat", "chat-straight", "window", "off")  # see the docstring
+TYPED = ("chat", "window")  # typing pauses before Enter
+BETWEEN = ("chat", "chat-straight", "off")  # the terminal's work between turns
 # --before adds the terminal as it was before it worked between turns, memory on and off (nothing done before Enter)
 BEFORE = ("chat-before", "off-before")
 MEMORY_OFF = ("off", "off-before")
-REFERENCE = {"chat": "off", "window": "off", "off": "off", "chat-before": "off-before", "off-before": "off-before"}
-LABELS = {"chat": "companion chat (nothing of the message ahead)", "window": "window (typing pauses)",
+REFERENCE = {"chat": "off", "chat-straight": "off", "window": "off", "off": "off", "chat-before": "off-before",
+             "off-before": "off-before"}
+LABELS = {"chat": "companion chat (typing pauses)", "chat-straight": "companion chat (typed without a pause, pasted)",
+          "window": "window (typing pauses)",
           "off": "memory off (reference)", "chat-before": "companion chat before: nothing done between turns",
           "off-before": "memory off before (its reference)"}
 PEOPLE = ["Lily", "Tom", "Mei", "Sam", "Ana", "Raj", "Zoe", "Ben", "Ivy", "Leo"]
@@ -157,13 +164,13 @@ def timed_turn(chat: ChatService, session: str | None, text: str, typed: bool = 
     """Seconds from Enter to the first reply piece, the prompt tokens the engine evaluated in that time, the turn, and
     the seconds of it `prepare` took (saving the message, the query's embedding and search, building the prompt).
 
-    typed: typing pauses came before Enter (untimed), as in the window; else, with `between`, the terminal's work
-    while a line is typed, which cannot see it (older versions did nothing)."""
+    between: the terminal's work while the next line is begun, the conversation so far (older versions did
+    nothing); typed: then typing pauses before Enter (untimed), each worked on as the window and the terminal do."""
+    if between and hasattr(chat, "evaluate_conversation"):
+        chat.evaluate_conversation(session)
     if typed:
         for draft in pauses(text):
             anticipate(chat, session, draft)
-    elif between and hasattr(chat, "evaluate_conversation"):
-        chat.evaluate_conversation(session)
     start = time.perf_counter()
     turn = chat.prepare(session, text)
     prepared = time.perf_counter() - start
@@ -190,7 +197,7 @@ def session_run(template: Path, root: Path, rep: int, turns: int, reply_tokens: 
         for name in _rotated(names, t + rep):
             c, chat, session = variants[name]
             text = TURNS[t % len(TURNS)]
-            secs, evaluated, turn, prepared = timed_turn(chat, session, text, name == "window", name not in BEFORE)
+            secs, evaluated, turn, prepared = timed_turn(chat, session, text, name in TYPED, name in BETWEEN)
             variants[name][2] = turn.session_id
             results[name].setdefault(t + 1, []).append((secs, evaluated, c.chat_model().count_tokens(text)))
             results[name].setdefault("prepare", []).append((prepared, secs - prepared))
@@ -206,7 +213,7 @@ def session_run(template: Path, root: Path, rep: int, turns: int, reply_tokens: 
         c.warm_up()
         load = time.perf_counter() - start
         text = TURNS[turns % len(TURNS)]
-        secs, evaluated, turn, _ = timed_turn(chat, sessions[name], text, name == "window", name not in BEFORE)
+        secs, evaluated, turn, _ = timed_turn(chat, sessions[name], text, name in TYPED, name in BETWEEN)
         results[name].setdefault("restart", []).append((secs, evaluated, c.chat_model().count_tokens(text), load))
         c.close()
     return {"messages": last_prompt}

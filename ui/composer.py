@@ -5,11 +5,12 @@ from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QHBoxLayout, QPlainTextEdit, QPushButton, QSizePolicy, QWidget
 
+from app.chat import TYPING_PAUSE_MS
 from ui.i18n import tr
 from ui.style import icon
 
 MAX_LINES = 8
-PAUSE_MS = 300  # typing stopped this long: the draft is probably what will be sent
+PAUSE_MS = TYPING_PAUSE_MS  # typing stopped this long: the draft is probably what will be sent
 
 
 class MessageInput(QPlainTextEdit):

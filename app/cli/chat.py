@@ -4,9 +4,10 @@ from __future__ import annotations
 import logging
 import sys
 import threading
+import time
 from typing import Callable
 
-from app.chat import ChatService
+from app.chat import TYPING_PAUSE_MS, ChatService
 from app.cli.common import opened, print_json
 from app.follow_ups import open_conversation
 from app.errors import UserError
@@ -68,6 +69,7 @@ def chat_loop(args, home, clock) -> int:
                   "it is gone when you leave.")
         session = None if args.private else _follow_up(c)
         typed = sys.stdin.isatty()  # a person typing, not lines piped in: there is time to work ahead
+        draft = line_buffer() if typed else None
         warm = [False]
 
         def ahead(should_stop: Callable[[], bool]) -> None:
@@ -75,6 +77,13 @@ def chat_loop(args, home, clock) -> int:
                 c.warm_up()  # the engine starts and the embedders load while the first message is typed
                 warm[0] = True
             chat.evaluate_conversation(session, should_stop)
+            if draft is not None:  # then, as the window does, each paused draft with the note it brings
+                watch_drafts(draft, on_pause, should_stop)
+
+        def on_pause(text: str, changed: Callable[[], bool]) -> None:
+            chat.anticipate(text, session, changed)
+            if not changed():
+                log.info("a paused draft was evaluated ahead (%d characters)", len(text))
 
         while True:
             work = _WhileTyping(ahead) if typed else None
@@ -105,7 +114,37 @@ def chat_loop(args, home, clock) -> int:
                 print(f"\n{e}", file=sys.stderr, end="")
             print()
             chat.finish(turn)
+            evaluated = c.chat_model().last_prompt if turn.answer is None else None
+            if evaluated is not None:
+                log.info("prompt tokens after Enter: %d evaluated, %d reused", evaluated.evaluated, evaluated.reused)
             chat.learn(turn)
+
+
+def line_buffer() -> Callable[[], str] | None:
+    """What is typed on the terminal's line so far, readable from another thread while `input()` waits (GNU readline
+    or libedit, which `input()` then also edits lines with); None where Python has no readline: the terminal then
+    works ahead only between turns."""
+    try:
+        import readline
+    except ImportError:
+        return None
+    return readline.get_line_buffer
+
+
+def watch_drafts(read: Callable[[], str], on_pause: Callable[[str, Callable[[], bool]], object],
+                 should_stop: Callable[[], bool], pause: float = TYPING_PAUSE_MS / 1000, poll: float = 0.05) -> None:
+    """Until `should_stop()`: each time the draft `read()` returns has stayed the same for `pause` seconds (and is not
+    empty or the draft last worked on), `on_pause(draft, changed)`, where `changed()` is true once the draft changed
+    or the line was sent — the work then stops at its next step, keeping what it did."""
+    seen, since, done = read(), time.monotonic(), ""
+    while not should_stop():
+        time.sleep(poll)
+        now = read()
+        if now != seen:
+            seen, since = now, time.monotonic()
+        elif now.strip() and now != done and time.monotonic() - since >= pause:
+            done = now
+            on_pause(now, lambda: should_stop() or read() != now)
 
 
 class _WhileTyping:
