@@ -187,3 +187,15 @@ def test_shapes_of_a_second_round(question, answer, said):
 ])
 def test_an_answer_that_does_not_say_which_question_it_answers_is_left_as_said(question, answer):
     assert read_with_question(answer, question) is None
+
+
+@pytest.mark.parametrize("question, answer, said", [
+    # a when-question with no thing of its own is asked of what the companion spoke of before it
+    ("你说要回老家过年，票买好了吗？哪天走？", "抢到了 13号晚上的卧铺", "回老家过年，抢到了 13号晚上的卧铺"),
+    ("你不是要去成都出差嘛 定了哪天吗？", "下下周一 待三天", "去成都出差，下下周一 待三天"),
+    ("你说要去考潜水证 在哪考？什么时候出发", "三亚 下个月3号出发", "去考潜水证，三亚 下个月3号出发"),
+    ("Oof, surgery. When do you go in?", "the 24th, day case", "I go in — the surgery: the 24th, day case"),
+    ("Your mum's birthday is coming up, right? What day is it?", "april 9", "my mum's birthday is april 9"),
+])
+def test_a_question_with_no_thing_of_its_own_takes_what_was_said_before_it(question, answer, said):
+    assert read_with_question(answer, question) == said

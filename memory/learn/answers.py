@@ -182,24 +182,34 @@ _EN_INTERJECTION = re.compile(r"^(?:(?:oh+|ooh+|oof|aw+|wow|ah+|hmm+|yay|eek|omg
 
 def _named(question: str, assistant: str) -> str:
     """The question with its "it" named by the short remark just before it ("Parents' evening, eek 😬 When is it?" asks
-    when parents' evening is; "Oh, the family reunion! Which weekend is it?")."""
-    if not re.search(r"\bit\b", question, re.IGNORECASE):
-        return question
+    when parents' evening is; "Oh, the family reunion! Which weekend is it?"; "Your mum's birthday is coming up, right?
+    What day is it?"); a when-question with no thing of its own takes it after a dash ("Oof, surgery. When do you go
+    in?" asks "When do you go in — the surgery")."""
+    if re.search(r"\bit\b", question, re.IGNORECASE):
+        thing = _remark_thing(question, assistant)
+        return re.sub(r"\bit\b", thing, question, count=1, flags=re.IGNORECASE) if thing else question
+    bare = re.search(r"\bwhen (?:do|are|will) you (\w+)(?: (?:in|out|off|away|back|up))?\s*\??\s*$", question, re.IGNORECASE)
+    thing = _remark_thing(question, assistant) if bare else ""
+    return f"{question.rstrip(' ?')} — {thing}?" if thing else question
+
+
+def _remark_thing(question: str, assistant: str) -> str:
+    """The thing the short remark just before the question names ("the surgery"), or ""."""
     lead = _EN_LEAD.match(question)
     at = assistant.rfind(question.strip()) if question.strip() in assistant else 0
     before = assistant[:at] + (question[:lead.end()] if lead else "")  # the remark, also inside the question's sentence
     before = "".join(ch if ch.isascii() else " " for ch in before)  # emoji out
-    remark = re.split(r"[.!?\n]", before)
-    remark = [r for r in remark if r.strip()]
+    remark = [r for r in re.split(r"[.!?\n]", before) if r.strip()]
     if not remark:
-        return question
+        return ""
     thing = _EN_INTERJECTION.sub("", remark[-1].strip()).split(",")[0].strip()
+    subject = re.match(r"((?:your|the)\b.*?)\s+(?:is|are|was)\b", thing, re.IGNORECASE)  # "Your mum's birthday is coming up"
+    if subject and len(subject.group(1).split()) <= 4:
+        thing = subject.group(1)
     words = thing.split()
     if not 1 <= len(words) <= 4 or _EN_SELF.search(thing) or re.search(r"\b(?:is|are|was|sounds?|looks?)\b", thing, re.I):
-        return question
-    if not re.match(r"(?:the|your|my|a|an|this|that)\b", thing, re.IGNORECASE):
-        thing = "the " + thing
-    return re.sub(r"\bit\b", thing, question, count=1, flags=re.IGNORECASE)
+        return ""
+    return thing if re.match(r"(?:the|your|my|a|an|this|that)\b", thing, re.IGNORECASE) else "the " + thing
 
 
 def _heads(question: str) -> list[str]:
@@ -298,6 +308,11 @@ def _zh(answer: str, assistant: str) -> str | None:
     if "还是" in question:  # "你是早起型还是夜猫子" + "夜猫子 不到两点睡不着": the side the answer took
         return _zh_either(question, answer)
     wh = _ZH_WH.search(question)
+    if wh and _ZH_WHEN.fullmatch(wh.group(0)) and len(re.sub(r"[是的了要在]", "", question.replace(wh.group(0), ""))) <= 2:
+        last = re.split(r"[，,：:！!～~。\s]", asked.strip())[-1].strip()
+        topic = _zh_topic_before(assistant, last)  # "你说要回老家过年，票买好了吗？哪天走？": when is what was said before
+        if topic:
+            return f"{topic}，{answer}"
     if not wh:  # a yes-or-no question: the statement, then the answer's details, unless the answer says otherwise
         if re.search(r"[不没别无非]", re.split(r"[\s，,。！!～~]", answer, maxsplit=1)[0]):
             return None  # "你平时喝酒吗？" + "滴酒不沾": no yes to say it with
@@ -314,6 +329,20 @@ def _zh(answer: str, assistant: str) -> str | None:
     overlap = next((k for k in range(min(len(lead), len(first), 3), 0, -1) if lead.endswith(first[:k])), 0)
     said = lead + first[overlap:] + rest  # "这次旅行跟谁一起去" + "跟室友小周": one 跟
     return f"{said}，{tail}" if tail else said
+
+
+_ZH_WHEN = re.compile(r"什么时候|啥时候|哪天|几号|几月几号|哪年|哪个月|几点")
+_ZH_TOPIC_LEAD = re.compile(r"^(?:你说要|你说|你不是要|你不是|听说你要|听说你|你们的|你的|你们|你要|你)")
+_ZH_TOPIC_TAIL = re.compile(r"(?:定了|买好了|订好了|好了|准备好了)?(?:对吧|是吧|了吗|吗|嘛|呢|呀|啊|没|没有)?$")
+
+
+def _zh_topic_before(assistant: str, asked: str) -> str:
+    """What the companion's message spoke of before its question, said by the user: its longest clause, without
+    "你说要"/"对吧"-like words around it ("你不是要去成都出差嘛 定了哪天吗" → "去成都出差"); "" when there is none."""
+    before = assistant[:assistant.rfind(asked)] if asked in assistant else ""
+    clauses = [_ZH_TOPIC_TAIL.sub("", _ZH_TOPIC_LEAD.sub("", c.strip())) for c in re.split(r"[，,。！!？?～~\s]", before)]
+    clauses = [c for c in clauses if len(re.findall(r"[\u4e00-\u9fff]", c)) >= 2 and "我" not in c]
+    return max(clauses, key=len).replace("你", "我") if clauses else ""
 
 
 def _zh_asked(assistant: str) -> str | None:
