@@ -47,13 +47,9 @@ from models.resolve import resolve_embedding_model  # noqa: E402
 from vector_cache import cache_dir, training_inputs_digest  # noqa: E402
 
 NO_RULES = RulePrecision({}, {}, 0.5)
-# The train sides of the fourth to sixth waves (corpus/README.md): written after the extractor was last trained, so
-# the decision model learns from them with the shipped extractor's scores, which are out of sample there.
-DECISION_ONLY = tuple(ROOT / "corpus" / f"wave{k}" / "train.jsonl" for k in (4, 5, 6))
-
-
-def decision_only_cases() -> list[dict]:
-    return [case for path in DECISION_ONLY if path.exists() for case in load_cases(path)]
+# The train side of the fourth wave (corpus/README.md): written after the extractor was last trained, so the
+# decision model learns from it with the shipped extractor's scores, which are out of sample there.
+DECISION_ONLY = ROOT / "corpus" / "wave4" / "train.jsonl"
 PRECISION_AT = FEATURES.index("rule_precision")
 SEEN_AT = FEATURES.index("rule_seen_log")
 TREES = dict(max_iter=300, learning_rate=0.05, max_leaf_nodes=15, min_samples_leaf=20, l2_regularization=1.0,
@@ -169,8 +165,8 @@ def collect(cases: list[dict]) -> list[Row]:
     cases only this model trains on, played with the shipped extractor (which never saw them)."""
     played = cases + said_alone(cases)
     rows = [row for k, weights in enumerate(ensure_folds(cases)) for row in collect_fold(played, k, weights)]
-    extra = decision_only_cases()
-    if extra:
+    if DECISION_ONLY.exists():
+        extra = load_cases(DECISION_ONLY)
         rows += collect_fold(extra + said_alone(extra), -1, EXTRACTOR_WEIGHTS)
     return rows
 
@@ -263,11 +259,11 @@ def main() -> int:
     ap.add_argument("--out", default=str(WEIGHTS))
     ap.add_argument("--rules", type=int, default=0, metavar="N",
                     help="also list the N rules whose candidates the corpus kept least often (with 5+ seen)")
-    ap.add_argument("--fold", type=int, help="only play fold K's cases (its weights must be trained; -1: waves 4-6's), keeping the rows")
+    ap.add_argument("--fold", type=int, help="only play fold K's cases (its weights must be trained; -1: wave 4's), keeping the rows")
     args = ap.parse_args()
     cases = train_cases()
     if args.fold is not None:  # -1: the cases only this model trains on
-        extra = decision_only_cases()
+        extra = load_cases(DECISION_ONLY)
         if args.fold < 0:
             collect_fold(extra + said_alone(extra), -1, EXTRACTOR_WEIGHTS)
         else:
