@@ -94,6 +94,7 @@ def test_a_value_said_back_corrects_the_one_the_companion_said(text, assistant, 
 
 @pytest.mark.parametrize("text, assistant", [
     ("还行 就是有点累", "还好吗？"),  # a word like the companion's, not a value
+    ("好的！明天见", "那明天见好吗？"),
     ("two, both rescues", "Any pets?"),
     ("york is lovely this time of year", "How's the coding camp in Durham going?"),  # no emphasis: a new subject
     ("7 lol", "Ha, 6 going on 8?"),  # two numbers as near: which one is corrected is not said

@@ -115,8 +115,8 @@ def _zh_reply_corrections(text: str, assistant: str) -> list[Correction]:
         piece = piece[:half]  # "六岁六岁"
     if piece.isdigit():  # "612 是侄子啦" after "外甥考了621"
         return _number_corrected(piece, piece, assistant)
-    if not 2 <= len(piece) <= 4 or _NOT_A_VALUE.match(piece):
-        return []
+    if not 2 <= len(piece) <= 4 or _NOT_A_VALUE.match(piece) or re.search(r"[的了吗呢吧啊呀哦哈嗯好行对是]$", piece):
+        return []  # "好的！", "对呀！": an answer, not a value
     spelled = re.search(rf"[\u4e00-\u9fff]([{re.escape(piece)}])的\1", text[len(piece):len(piece) + 12])  # "喜悦的悦"
     emphasis = text[len(piece):].lstrip(_ZH_PARTICLES)[:1] in ("！", "!")  # "小黑！" after "小白和大黄还好吗"
     found = []
