@@ -304,7 +304,8 @@ def _en_weekend(m: re.Match, today: date, text: str) -> _Result:
     return _weekend(today, weeks), True, "weekend"
 
 
-@_rule(_ON + r"(?:(?P<mod>this\s+coming|this\s+past|coming|this|next|last|past|previous)\s+)?" + _WD + _PART)
+@_rule(_ON + r"(?:(?P<mod>this\s+coming|this\s+past|coming|this|next|last|past|previous)\s+)?" + _WD
+       + r"(?P<week>\s+week(?![\w-]))?" + _PART)
 def _en_weekday(m: re.Match, today: date, text: str) -> _Result | None:
     name, mod = m["wd"].lower(), _norm(m["mod"] or "")
     if name in _AMBIGUOUS_ABBR and not (m["wd"].istitle() and text[m.end("wd"):m.end("wd") + 1] == "."):
@@ -316,6 +317,8 @@ def _en_weekday(m: re.Match, today: date, text: str) -> _Result | None:
     if not mod and not m["on"] and _names_a_thing(text, m):
         return None
     wd, style = _WD_INDEX[name], f"part:{m['part'].lower()}" if m["part"] else "day"
+    if m["week"]:  # "saturday week": a week after the coming Saturday
+        return (_next_weekday(today, wd) + timedelta(days=7), True, style) if not mod else None
     if mod == "next":
         return _week_day(today, 1, wd), True, style
     if mod in ("last", "past", "this past", "previous") or (not mod and _said_of_the_past(text, m.start())):
@@ -666,7 +669,7 @@ def _scan(text: str, today: date, with_holidays: bool = False) -> list[_Hit]:
     return sorted(chosen, key=lambda h: h.mention.start)
 
 
-_BARE_WEEKDAY = re.compile(rf"^(?:on\s+)?(?:(?:this|next|coming)\s+)?(?:{_alt(_WD_INDEX)})\.?$|^(?:这|下)?(?:个)?{_WEEK}(?P<zwd>[一二三四五六日天])$",
+_BARE_WEEKDAY = re.compile(rf"^(?:on\s+)?(?:(?:this|next|coming)\s+)?(?P<wd>{_alt(_WD_INDEX)})\.?(?:\s+week)?$|^(?:这|下)?(?:个)?{_WEEK}(?P<zwd>[一二三四五六日天])$",
                            re.IGNORECASE)
 # a day of the month said beside a weekday: "the 1st", "31st", "27号", and a month.day ("6.20", "6/20")
 _DAY_BESIDE = re.compile(r"(?<![\w.:/])(?:(?:the\s+)?(?P<d>[12]?\d|3[01])(?:st|nd|rd|th)\b|(?P<zd>[12]?\d|3[01])[号日]"
@@ -684,7 +687,9 @@ def _with_weekdays_agreeing(text: str, today: date, hits: list[_Hit]) -> list[_H
     for wd_hit in [h for h in hits if _BARE_WEEKDAY.match(h.mention.text.strip())]:
         wd = wd_hit.mention
         z = _BARE_WEEKDAY.match(wd.text.strip())
-        weekday = _ZH_WD[z["zwd"]] if z and z["zwd"] else _WD_INDEX[_norm(wd.text.split()[-1]).rstrip(".")]
+        if z is None:
+            continue
+        weekday = _ZH_WD[z["zwd"]] if z["zwd"] else _WD_INDEX[_norm(z["wd"]).rstrip(".")]
         for m in _DAY_BESIDE.finditer(text):
             a_end, b_start = (m.end(), wd.start) if m.start() < wd.start else (wd.end, m.start())
             if b_start < a_end or not _BETWEEN.match(text[a_end:b_start]):

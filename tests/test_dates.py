@@ -547,3 +547,12 @@ def test_weeks_counted_from_today_and_a_month_day_without_hao(said, expected):
 ])
 def test_a_name_on_zhou_is_no_weekday(said, expected):
     assert [str(m.date) for m in find_dates(said, date(2026, 3, 29))] == expected
+
+
+@pytest.mark.parametrize("said, expected", [
+    ("the surprise party is saturday week", "2026-06-13"),  # a week after the coming Saturday
+    ("on tuesday week I fly out", "2026-06-16"),
+    ("saturday week, the 13th", "2026-06-13"),
+])
+def test_a_weekday_week_is_a_week_after_the_coming_one(said, expected):
+    assert sorted({str(m.date) for m in find_dates(said, date(2026, 6, 5))}) == [expected]
