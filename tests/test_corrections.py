@@ -81,6 +81,7 @@ def test_correcting_the_companion_changes_nothing_remembered_right(cli):
      "94"),
     ("SEVEN lol. and absolutely not", "Ha, 8 going on 18 😄 does Maisie still let you pick her outfits?", "8", "7"),
     ("York! and they're feral but cute", "How's the coding camp in Durham going?", "Durham", "York"),
+    ("Seoul 😄 and obviously", "So excited for you! Does she land from Tokyo in the morning?", "Tokyo", "Seoul"),
     ("三遍！！最喜欢宝总", "你说繁花看了两遍 哈哈 最喜欢里面哪个角色？", "两遍", "三遍"),
     ("六岁六岁 还在幼儿园大班呢", "七岁就会骑车挺厉害啦！她上一年级了吗？", "七岁", "六岁"),
     ("林悦 喜悦的悦😂 和好了", "和林月和好了吗？别太往心里去哈", "林月", "林悦"),
@@ -99,6 +100,7 @@ def test_a_value_said_back_corrects_the_one_the_companion_said(text, assistant, 
     ("york is lovely this time of year", "How's the coding camp in Durham going?"),  # no emphasis: a new subject
     ("7 lol", "Ha, 6 going on 8?"),  # two numbers as near: which one is corrected is not said
     ("yes please", "Want me to remind you on the 3rd?"),
+    ("Seoul 😄 and obviously", "Are you meeting Anya at the airport when she lands from Tokyo?"),  # which name: not said
 ])
 def test_an_answer_that_does_not_say_a_value_back_corrects_nothing(text, assistant):
     assert reply_corrections(text, assistant, date(2026, 4, 17)) == []

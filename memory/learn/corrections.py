@@ -19,6 +19,7 @@ from datetime import date
 
 from memory.dates import find_dates
 from memory.records import Candidate, Memory
+from memory.text import without_emoji
 
 _EN_WORD = re.compile(r"[\w'&-]+")
 _EN_BREAK = re.compile(r"[,.;:!?()~…]|\s-\s|\b(?:lol|lmao|haha|btw|tho|though|and|but|so|which|because|bc)\b", re.IGNORECASE)
@@ -82,7 +83,9 @@ def reply_corrections(text: str, assistant: str | None, today: date) -> list[Cor
     number = piece if piece.isdigit() else str(_NUMBER_WORDS.index(piece.casefold())) if piece.casefold() in _NUMBER_WORDS else ""
     if number:
         return _number_corrected(number, piece, assistant)
-    emphasis = text.strip()[len(piece):].lstrip().startswith("!")  # "York!": a name said back, not a new subject
+    # "York!", "Seoul 😄": a name said back with feeling, not a new subject
+    emphasis = text.strip()[len(piece):].lstrip().startswith("!") or without_emoji(piece) != piece
+    piece = without_emoji(piece)
     if emphasis and len(words) <= 2 and all(w[:1].isupper() and not w.isupper() for w in words):
         names = {m.group(0) for m in re.finditer(r"\b[A-Z][a-z]+(?:\s[A-Z][a-z]+)*\b", assistant)
                  if assistant[:m.start()].rstrip()[-1:] not in ("", ".", "!", "?")  # not a sentence's first word
