@@ -199,3 +199,8 @@ def test_an_answer_that_does_not_say_which_question_it_answers_is_left_as_said(q
 ])
 def test_a_question_with_no_thing_of_its_own_takes_what_was_said_before_it(question, answer, said):
     assert read_with_question(answer, question) == said
+
+
+def test_a_yes_or_no_question_is_not_said_yes_when_the_answer_says_no_in_other_words():
+    assert read_with_question("tried, fell asleep in 3 of them. not my thing at all",
+                              "Did you ever get into the Marvel films?") is None

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from memory.text import has_cjk
+from memory.text import has_cjk, has_negation
 
 MAX_ANSWER_WORDS = 12
 MAX_ANSWER_CHARS_ZH = 24
@@ -136,6 +136,8 @@ def _en(answer: str, assistant: str) -> str | None:
         for pattern, template in _EN_SHAPES:
             m = pattern.match(head)
             if m:
+                if _EN_YES_NO.match(head) and not chose and not said_yes and has_negation(answer):
+                    return None  # "Did you ever get into the Marvel films?" + "tried, … not my thing": no yes to say
                 parts = {k: _first_person(v) for k, v in m.groupdict().items()}
                 if "{past}" in template:
                     parts["past"] = _past(parts.get("rest", ""))
@@ -246,6 +248,7 @@ def _en_no(answer: str, question: str) -> str | None:
     return None
 
 
+_EN_YES_NO = re.compile(r"^(?:do|did|are|were|have|can|could) you\b", re.IGNORECASE)
 _EN_MOMENT = re.compile(r"\b(?:tonight|today|tomorrow|yesterday|last night|this (?:morning|afternoon|evening|time)|"
                         r"right now|for now|for a (?:bit|sec|second|minute|while)|in time|real quick)\b", re.IGNORECASE)
 _EN_OFFER = re.compile(r"^(?:(?:do )?you )?(?:(?:want|would you like) me to|(?:should|shall) i) (?P<rest>.+)$", re.IGNORECASE)
