@@ -204,3 +204,12 @@ def test_a_question_with_no_thing_of_its_own_takes_what_was_said_before_it(quest
 def test_a_yes_or_no_question_is_not_said_yes_when_the_answer_says_no_in_other_words():
     assert read_with_question("tried, fell asleep in 3 of them. not my thing at all",
                               "Did you ever get into the Marvel films?") is None
+
+
+@pytest.mark.parametrize("question, answer, said", [
+    ("You mention your brother a lot! What does he do?", "he's a sous chef in Shoreditch",
+     "My brother is a sous chef in Shoreditch"),
+    ("你老公平时做饭吗？", "他？不会做饭 煮个泡面都能糊锅", "我老公不会做饭 煮个泡面都能糊锅"),
+])
+def test_an_answer_opening_on_he_or_she_is_said_of_the_person_asked_about(question, answer, said):
+    assert read_with_question(answer, question) == said

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 
+from memory.learn.rules.lexicon import alternation
 from memory.text import has_cjk, has_negation
 
 MAX_ANSWER_WORDS = 12
@@ -102,6 +103,9 @@ def read_with_question(answer: str, assistant: str | None) -> str | None:
     if not assistant or not answer.strip():
         return None
     answer = answer.strip()
+    named = _pronoun_named(answer, assistant)
+    if named is not None:
+        return named
     if has_cjk(answer) or has_cjk(assistant):
         return _zh(answer, assistant) if has_cjk(answer) and has_cjk(assistant) else None
     return _en(answer, assistant)
@@ -147,6 +151,23 @@ def _en(answer: str, assistant: str) -> str | None:
             statement = f"I prefer {_first_person(head[:1].lower() + head[1:])}"
             return _joined(statement + ":", said.rstrip(" .!")) if said else statement
     return None
+
+
+def _pronoun_named(answer: str, assistant: str) -> str | None:
+    """An answer that opens on he/she about the one person of the user's the companion's message names, said with
+    that person ("You mention your brother a lot! What does he do?" + "he's a sous chef…" → "My brother is a sous
+    chef…"; "你老公平时做饭吗？" + "他？不会做饭" → "我老公不会做饭"); None otherwise."""
+    if has_cjk(answer):
+        opener = re.match(r"(?:他|她)[？?，,\s]*(?=[\u4e00-\u9fff])", answer)
+        people = {m.group(1) for m in re.finditer(rf"你(?:的|家)?({_ZH_RELATIONS})", assistant)}
+        return f"我{people.pop()}{answer[opener.end():]}" if opener and len(people) == 1 else None
+    opener = re.match(r"(?:he|she)(?:'s|\s+is)\s+", answer, re.IGNORECASE)
+    people = {m.group(1).lower() for m in re.finditer(rf"\byour\s+({_EN_RELATIONS})\b", assistant, re.IGNORECASE)}
+    return f"My {people.pop()} is {answer[opener.end():]}" if opener and len(people) == 1 else None
+
+
+_ZH_RELATIONS = alternation("zh_relations", longest_first=True)
+_EN_RELATIONS = alternation("en_relations", longest_first=True)
 
 
 def _without_the_side(answer: str, side: str) -> str:
