@@ -210,6 +210,7 @@ def test_a_yes_or_no_question_is_not_said_yes_when_the_answer_says_no_in_other_w
     ("You mention your brother a lot! What does he do?", "he's a sous chef in Shoreditch",
      "My brother is a sous chef in Shoreditch"),
     ("你老公平时做饭吗？", "他？不会做饭 煮个泡面都能糊锅", "我老公不会做饭 煮个泡面都能糊锅"),
+    ("Who's Jas? You've mentioned her twice now 😄", "my flatmate! we met at uni", "Jas is my flatmate! we met at uni"),
 ])
 def test_an_answer_opening_on_he_or_she_is_said_of_the_person_asked_about(question, answer, said):
     assert read_with_question(answer, question) == said

@@ -52,6 +52,7 @@ _EN_SHAPES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p, re.IG
     (r"^what(?:'s| is) your (?P<rest>.+?) called$", "My {rest} is called"),
     (r"^what(?:'s| is) your (?P<rest>.+?) like$", "My {rest} is"),  # "What's your best friend like?"
     (r"^(?:what|who)(?:'s| is) the (?P<rest>.+)$", "The {rest} is"),  # "Who's the best cook in your family?"
+    (r"^who(?:'s| is) (?P<name>(?-i:[A-Z][\w'-]+))$", "{name} is"),  # "Who's Jas?" + "my flatmate!"
     (r"^(?:what|who)(?:'s| is) your (?P<rest>.+)$", "My {rest} is"),
     (r"^(?:when|where|what time)(?:'s| is) your (?P<rest>.+)$", "My {rest} is"),
     (r"^(?:when|where|what time)(?:'s| is) the (?P<rest>.+)$", "The {rest} is"),
