@@ -1,9 +1,12 @@
 """A paused draft is evaluated ahead of Enter: real SmolLM2 in a real engine process, a real encrypted profile."""
 from __future__ import annotations
 
+import threading
+
 import pytest
 
 from app.chat import ChatService
+from app.cli.chat import watch_drafts
 from app.clock import Clock
 from app.companion import Companion
 from memory.records import Memory
@@ -125,3 +128,20 @@ def test_enter_waits_for_no_token_count_when_the_prompt_fits_by_its_bounds(compa
     assert asked == ["count", "count"]  # counted exactly in one request, then the message as it was cut
     assert "[…]" in near.messages[-1]["content"] and [m["role"] for m in near.messages][-2:] == ["system", "user"]
     assert "hello there" not in [m["content"] for m in near.messages]  # the history did not fit
+
+
+def test_a_draft_the_terminal_saw_pause_is_evaluated_with_its_note_so_enter_evaluates_almost_nothing(companion):
+    chat = ChatService(companion)
+    first = chat.run(None, "hello there")
+    cello = companion.store.add(Memory(new_id(), "preference", "Plays the cello in an amateur orchestra"))
+    text = "My cello rehearsal with the orchestra is on Thursday."
+    worked = threading.Event()
+
+    def on_pause(draft, changed):
+        chat.anticipate(draft, first.session_id, changed)
+        worked.set()
+    watch_drafts(lambda: text, on_pause, worked.is_set, pause=0.05, poll=0.01)
+    turn = chat.run(first.session_id, text)
+    p = companion.chat_model().last_prompt
+    assert p.evaluated <= 1 and p.reused > 100, p
+    assert cello.id in turn.assistant_message.memories_used

@@ -1,7 +1,8 @@
 """The terminal chat works on a paused draft as the window does (issue 35): the line `input()` is reading is seen
 while it waits (readline), and once typing pauses the conversation, the note the draft brings and the draft are
-evaluated, so Enter evaluates what changed. Real SmolLM2 in a real engine process, a real encrypted profile; the
-last test types into a real `companion chat` on a pseudo-terminal."""
+evaluated, so Enter evaluates what changed. The last test types into a real `companion chat` on a pseudo-terminal
+(real SmolLM2, a real encrypted profile); a real turn after a paused draft the terminal saw is in
+tests/test_evaluate_ahead.py."""
 from __future__ import annotations
 
 import os
@@ -9,18 +10,12 @@ import pty
 import re
 import select
 import sys
-import threading
 import time
 from pathlib import Path
 
 import pytest
 
-from app.chat import ChatService
 from app.cli.chat import line_buffer, watch_drafts
-from app.clock import Clock
-from app.companion import Companion
-from memory.records import Memory
-from memory.storage.store import new_id
 
 CLI = Path(sys.executable).with_name("companion")
 
@@ -60,32 +55,6 @@ def test_work_on_a_draft_stops_once_the_line_changes():
         stopped_after.append(time.monotonic() - begun)
     watch_drafts(read, on_pause, lambda: time.monotonic() > end, pause=0.2, poll=0.02)
     assert stopped_after and stopped_after[0] < 0.5
-
-
-@pytest.fixture
-def companion(companion_env):
-    c = Companion(companion_env, Clock.parse("2026-11-29"))
-    c.settings.max_reply_tokens = 4
-    c.settings.temperature = 0.0
-    yield c
-    c.close()
-
-
-def test_a_draft_the_terminal_saw_pause_is_evaluated_with_its_note_so_enter_evaluates_almost_nothing(companion):
-    chat = ChatService(companion)
-    first = chat.run(None, "hello there")
-    cello = companion.store.add(Memory(new_id(), "preference", "Plays the cello in an amateur orchestra"))
-    text = "My cello rehearsal with the orchestra is on Thursday."
-    worked = threading.Event()
-
-    def on_pause(draft, changed):
-        chat.anticipate(draft, first.session_id, changed)
-        worked.set()
-    watch_drafts(lambda: text, on_pause, worked.is_set, pause=0.05, poll=0.01)
-    turn = chat.run(first.session_id, text)
-    p = companion.chat_model().last_prompt
-    assert p.evaluated <= 1 and p.reused > 100, p
-    assert cello.id in turn.assistant_message.memories_used
 
 
 def _read_until(fd: int, pattern: str, seen: list[str], timeout: float = 90.0, after: int = 0) -> re.Match[str]:
