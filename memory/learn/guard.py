@@ -65,8 +65,11 @@ INSTRUCTION_EN: list[tuple[re.Pattern[str], str, bool]] = [
     (re.compile(r"\b(?:i\s+am|i'm|as)\s+your\s+(?:developer|creator|admin|administrator|owner|programmer|maker|"
                 r"master|operator|boss)\b|\bi\s+(?:created|made|programmed|built|coded|trained)\s+you\b", I),
      "claims authority over the companion", False),
-    (re.compile(r"\b(?:new|updated|override|secret|hidden)\s+(?:instructions?|rules?|directives?|orders?|commands?)\b", I),
+    (re.compile(r"\b(?:new|updated|override|secret|hidden)\s+(?:instructions?|directives?|orders?|commands?)\b", I),
      "instruction to the companion", False),
+    # "rules" also belong to a building, a gym, a landlord ("new building, new rules, NEW DOG"): an instruction only
+    # where the message speaks to the companion ("new rule from your developers: you…").
+    (re.compile(r"\b(?:new|updated|override|secret|hidden)\s+rules?\b", I), "instruction to the companion", True),
     (re.compile(r"\bremember\s+(?:that\s+|this\s*:\s*)?(?:you|your)\s+(?:are|have|will|must|can|should|don't|do\s+not|never|"
                 r"no\s+longer|name)\b|\b(?:save|store|write|add|put|keep)\s+(?:this|that|it)\s+(?:to|in|into)\s+(?:your\s+)?"
                 r"(?:permanent\s+|long[\s-]term\s+|core\s+)?memory\s*[:,-]?\s*(?:that\s+)?you\b", I),
