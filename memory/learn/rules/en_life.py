@@ -41,7 +41,7 @@ def _b_every(m: re.Match, text: str) -> Candidate | None:
     words = re.sub(r"^(?:do|have|get|go|make|play|grab|hit)\s+(?=\w)", "", act, flags=I).split()
     key = next((k for p, k in ACTIVITIES if re.search(r"\b(?:" + p + r")\b", act, I)), norm_object(" ".join(words[:2])))
     who = "" if m["who"].lower() == "i" else "they and others " if m["who"].lower() == "we" else \
-        "they and " + third_person(m["who"].split(None, 2)[-1] if False else re.sub(r"(?i)^me\s+and\s+", "", m["who"])) + " "
+        "they and " + third_person(re.sub(r"(?i)^me\s+and\s+", "", m["who"])) + " "
     if not who:
         verb, _, rest = act.partition(" ")
         verb = {"do": "does", "go": "goes", "have": "has"}.get(verb.lower(), verb if verb.endswith("s") else
