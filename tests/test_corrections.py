@@ -8,7 +8,8 @@ from datetime import date
 
 import pytest
 
-from memory.learn.corrections import corrections, reply_corrections
+from memory.learn.corrections import corrections, reply_corrections, with_corrections
+from memory.records import Memory
 
 
 @pytest.mark.parametrize("text, wrong, right", [
@@ -125,3 +126,15 @@ def test_a_chinese_value_beside_the_one_it_is_not(text):
 
 def test_a_chinese_clause_before_not_is_no_value():
     assert corrections("我喜欢猫，不是狗") == []
+
+
+def test_a_bare_day_said_back_is_held_by_the_event_on_that_day_of_its_own_month():
+    # "the 2nd" said on April 17 reads as April 2; the companion meant the wedding the user dated May 2, which the
+    # memory already holds: nothing to change, and "the 2nd!!" is no fact of its own (a day of another number is not)
+    wedding = Memory("m1", "event", "Best mate's wedding in Goa on 2026-05-02", event_date="2026-05-02")
+    said = reply_corrections("the 2nd!! and no", "Have you sorted your outfit for the wedding on the 12th?",
+                             date(2026, 4, 17))
+    assert said and with_corrections([wedding], said, date(2026, 4, 17)) == ([], said)
+    said = reply_corrections("the 3rd!! and no", "Have you sorted your outfit for the wedding on the 12th?",
+                             date(2026, 4, 17))
+    assert said and with_corrections([wedding], said, date(2026, 4, 17))[1] == []

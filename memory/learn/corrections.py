@@ -248,6 +248,11 @@ def _cased(right: str, wrong_as_stored: str) -> str:
     return right
 
 
+# A day of the month said with no month ("the 2nd", "2号"): which month it falls in is the one the companion spoke of,
+# so a remembered event on that day of any month already holds it.
+_BARE_DAY = re.compile(r"(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?|\d{1,2}[号日]", re.I)
+
+
 def _day(value: str, today: date) -> date | None:
     """The one date a value names ("the 20th before" names the 20th: the words after a date are dropped one by one)."""
     words = value.split()
@@ -277,7 +282,8 @@ def with_corrections(active: list[Memory], said: list[Correction],
                 break
         else:
             right_day = _day(c.right, today)
-            if any(_holding(m.content, c.right) is not None
-                   or right_day is not None and m.event_date == right_day.isoformat() for m in newest):
+            if any(_holding(m.content, c.right) is not None or right_day is not None and m.event_date is not None
+                   and (m.event_date == right_day.isoformat() or _BARE_DAY.fullmatch(c.right.strip())
+                        and m.event_date[8:10] == f"{right_day.day:02d}") for m in newest):
                 already.append(c)
     return changed, already
