@@ -116,3 +116,13 @@ def test_a_fact_completed_in_the_users_own_words_says_each_piece_once(cli, text)
         cjk = any("\u4e00" <= ch <= "\u9fff" for ch in w["content"])
         pieces = [p.lower() for p in re.split(r"[,，\s]+" if cjk else r"\s*,\s*", w["content"]) if p]
         assert len(pieces) == len(set(pieces)), w["content"]
+
+
+@pytest.mark.parametrize("text, note", [
+    ("Hi! I'm Gwen, I'm a retired librarian from Duluth", "Name is Gwen"),
+    ("hey, this is Chioma. I work nights at a bakery", "Name is Chioma"),
+])
+def test_a_name_is_said_as_a_name_not_in_the_users_words_made_third_person(cli, text, note):
+    contents = [w["content"] for w in _written(cli, text)]
+    assert note in contents, contents
+    assert not any(c.startswith(("They're", "They are")) and note.split()[-1] in c for c in contents), contents

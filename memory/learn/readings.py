@@ -18,6 +18,7 @@ from memory.learn.thresholds import READING_FLOOR
 from memory.records import CATEGORIES, Candidate
 
 _RELABELLED = tuple(c for c in CATEGORIES if c != "event")
+NAME_SLOT = "profile:name"
 
 
 def other_readings(c: Candidate, scores: Sequence[ClauseScore], text: str) -> list[Candidate]:
@@ -41,8 +42,10 @@ def in_own_words(c: Candidate, others: Sequence[Candidate], text: str) -> list[C
     template can lose what the fact was about ("职业是程序员" for "我是个程序员 做安卓开发的"), and the decision
     model keeps whichever of the two it finds surer. Events keep the rule's words, which carry the date; what
     the user asked to be remembered keeps the rule's note; and words another candidate also quotes are that
-    one's fact ("my name is Alice and I live in Zqxburg"): forgetting it must leave no trace in this note."""
-    if c.category == "event" or c.source == "explicit" or not c.quote or _shares_words(c, others, text):
+    one's fact ("my name is Alice and I live in Zqxburg"): forgetting it must leave no trace in this note. A name
+    is the rule's to say: "Name is Gwen", not the user's "I'm Gwen" made "They are Gwen"."""
+    if (c.category == "event" or c.source == "explicit" or not c.quote or c.topic == NAME_SLOT
+            or _shares_words(c, others, text)):
         return []
     own = render(c.quote)
     if not own or own.casefold() == c.content.casefold():
