@@ -72,11 +72,25 @@ def test_a_clause_another_memory_speaks_for_is_not_copied_into_this_one(cli):
     ("oh yeah so did I mention I started pottery classes", "pottery", "mention"),
     ("哦对了我现在在字节上班了", "字节", "哦"),
     ("跟你说个秘密 我脱单了！！相亲认识的 他叫老陈", "脱单", "秘密"),
+    # a correction or a confession announced before the fact
+    ("纠正下上次说的 我家老大是高一了", "高一", "纠正"),
+    ("说出来别笑 我最近迷上了十字绣", "十字绣", "别笑"),
 ])
 def test_a_note_leaves_out_what_the_message_opened_on_for_the_conversation(cli, text, fact, opener):
     written = _written(cli, text)
     notes = [w["content"] for w in written if fact in w["content"]]
     assert notes and not any(opener.lower() in n.lower() for n in notes), written
+
+
+@pytest.mark.parametrize("clause, note", [
+    ("ok confession time, I have never seen Star Wars", "They have never seen Star Wars"),
+    ("dont laugh but I cried at The Lion King again", "They cried at The Lion King again"),
+    ("correction: my sister is 14 not 13", "Their sister is 14 not 13"),
+    ("correctional officers work long shifts", "Correctional officers work long shifts"),  # a word, not the opener
+])
+def test_a_clause_note_leaves_out_a_confession_or_correction_announced_before_the_fact(clause, note):
+    from memory.learn.clause_memory import render
+    assert render(clause) == note
 
 
 @pytest.mark.parametrize("text, theirs, person", [

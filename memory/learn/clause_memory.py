@@ -35,7 +35,8 @@ _SHORTHAND_I = re.compile(r"\b(?:i|im|i'm|ive|i've|i'd|i'll)\b|\bid(?=\s+(?:rath
 _LEAD_EN = re.compile(r"^(?:and|but|so|also|though|plus|anyways?|well|oh|ok|okay|like|tbh|honestly|btw|fyi|lol|yeah|yea|"
                       r"yep|yup|yes|wait|hey|hmm+|um+|uh+|ah+|guess what|fun fact|update|no(?=\s*,)|"
                       r"(?:i\s+)?(?:never|forgot\s+to|didn't)\s+(?:told|tell|mention(?:ed)?)(?:\s+(?:to\s+)?you)?(?:\s+(?:that|this))?(?:\s+but)?|"
-                      r"did\s+i\s+(?:ever\s+)?(?:tell|mention)(?:\s+(?:to\s+)?you)?(?:\s+that)?|just\s+so\s+you\s+know)\b[\s,.!:-]*",
+                      r"did\s+i\s+(?:ever\s+)?(?:tell|mention)(?:\s+(?:to\s+)?you)?(?:\s+that)?|just\s+so\s+you\s+know|"
+                      r"confession(?:\s+time)?|correction|don'?t\s+laugh(?:\s+but)?)\b[\s,.!:-]*",
                       re.I)
 
 
