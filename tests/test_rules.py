@@ -224,6 +224,7 @@ def test_everyday_topics_and_polarity(text, topic, polarity):
 
 @pytest.mark.parametrize("text,wrong", [
     ("nobody calls me Robert except my grandma, call me Rob", "Robert"),
+    ("call me Bex, only my mum calls me Rebecca when I'm in trouble", "Rebecca"),
     ("I'm obsessed with my tuesday salsa class", "2026-"),
     ("I'm in Target lol", "Target"),
     ("just got diagnosed with a cold ugh", "cold"),

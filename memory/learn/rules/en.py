@@ -109,6 +109,8 @@ def _b_address(m: re.Match, text: str) -> Candidate | None:
     before = text[max(0, m.start() - 25):m.start()].lower()
     if re.search(r"(?:don'?t|do not|never|stop|not|no longer|quit|nobody|no one|no-one|noone)\s+(?:\w+\s+)?$", before):
         return None
+    if re.search(r"\bonly\s+(?:(?:my|her|his|their|the)\s+)?\w+\s+(?:\w+\s+)?$", before):  # "only my mum calls me Rebecca"
+        return None
     name = _name(m["name"])
     if not name:
         return None
