@@ -140,3 +140,15 @@ def test_a_name_is_said_as_a_name_not_in_the_users_words_made_third_person(cli, 
     contents = [w["content"] for w in _written(cli, text)]
     assert note in contents, contents
     assert not any(c.startswith(("They're", "They are")) and note.split()[-1] in c for c in contents), contents
+
+
+def test_two_rules_reading_one_fact_leave_one_note_the_one_saying_more(cli):
+    # the city rule and the grade rule both read "在厦门一所大学读研二" (and both take in what follows): one note
+    written = _written(cli, "我叫许诺 在厦门一所大学读研二 方向是海洋生物 大部分时间泡在实验室养海胆", today="2026-07-28")
+    study = [w["content"] for w in written if "研二" in w["content"]]
+    assert len(study) == 1 and "厦门" in study[0] and "海洋生物" in study[0], written
+
+
+def test_two_facts_in_one_quote_stay_two_notes(cli):
+    written = [w["content"] for w in _written(cli, "I'm a nurse in Leeds")]
+    assert any("nurse" in c for c in written) and any("Leeds" in c for c in written), written

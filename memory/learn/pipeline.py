@@ -29,7 +29,7 @@ from memory.recall.hybrid import search
 from memory.records import Candidate, Memory, Rejection, about
 from memory.storage.store import MemoryStore
 from memory.storage.vector_index import one_blas_thread
-from memory.text import clean, without_emoji
+from memory.text import clean, tokens, without_emoji
 
 log = logging.getLogger(__name__)
 MAX_LEARN_CHARS = 4000
@@ -402,7 +402,7 @@ def _excerpt(text: str, limit: int = 80) -> str:
 def _dedupe(cands: list[Candidate]) -> list[Candidate]:
     """One candidate per topic (or per content): explicit beats stated beats inferred, rules beat the model. Two
     events on the same day quoting the same words are one event ("my driving test is on the 28th": two date rules
-    matched it), the one the decision model is surer of kept."""
+    matched it), and two notes of one category whose quotes hold one another are one: the one quoting more kept."""
     best: dict[str, Candidate] = {}
     for c in cands:
         key = c.topic or c.content.casefold()
@@ -411,12 +411,28 @@ def _dedupe(cands: list[Candidate]) -> list[Candidate]:
             best[key] = c
     kept = list(best.values())
     twins = [(a, b) for a in kept for b in kept if a is not b and _same_event(a, b)]
-    return [c for c in kept if not any(c is a and (b.keep or 0.0, _rank(b)) > (a.keep or 0.0, _rank(a)) for a, b in twins)]
+    return [c for c in kept if not any(c is a and _surer(b) > _surer(a) for a, b in twins)]
+
+
+def _surer(c: Candidate) -> tuple:
+    """Of two readings of one fact: the one quoting more of it, then the note keeping more of the quote's words
+    ("在厦门一所大学读研二…" over "现在研二…"), then the one the decision model is surer of."""
+    if c.category == "event":
+        return (0, 0, c.keep or 0.0, _rank(c))
+    said = set(tokens(c.content))
+    return (len(c.quote or ""), sum(w in said for w in set(tokens(c.quote or ""))), c.keep or 0.0, _rank(c))
 
 
 def _same_event(a: Candidate, b: Candidate) -> bool:
-    return (a.category == b.category == "event" and a.event_date is not None and a.event_date == b.event_date
-            and bool(a.quote) and bool(b.quote) and (a.quote in b.quote or b.quote in a.quote))
+    """Two readings of one fact: events on the same day quoting the same words, or two notes of one category whose
+    quotes hold one another and which say mostly the same words ("在厦门一所大学读研二，方向是…" by the city rule
+    and "现在研二，方向是…" by the grade rule)."""
+    if not (a.quote and b.quote and a.category == b.category and (a.quote in b.quote or b.quote in a.quote)):
+        return False
+    if a.category == "event":
+        return a.event_date is not None and a.event_date == b.event_date
+    said_a, said_b = set(tokens(a.content)), set(tokens(b.content))  # "Works as a nurse" / "Lives in Leeds": two
+    return len(said_a & said_b) >= 0.6 * min(len(said_a), len(said_b)) > 0
 
 
 def _rank(c: Candidate) -> tuple:
