@@ -13,7 +13,7 @@ from memory.learn.decision import FEATURES, DecisionModel, RulePrecision, origin
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
-from train_decision import TREES, export  # noqa: E402
+from train_decision import BAR_TOLERANCE, TREES, best_bar, export  # noqa: E402
 
 
 def _arrays(model: HistGradientBoostingClassifier) -> dict[str, np.ndarray]:
@@ -93,3 +93,21 @@ def test_a_change_said_without_the_old_value_retires_it(cli):
     assert [w["action"] for w in written] == ["superseded"], written
     active = [m["content"] for m in cli.json("memory", "list", "--json")]
     assert not any("egetarian" in c for c in active) and any("vegan" in c for c in active), active
+
+
+def test_the_bar_is_the_middle_of_the_near_best_bars_and_barely_moves_with_the_rows():
+    rng = np.random.default_rng(1)
+    p = rng.random(6000)
+    y = (rng.random(6000) < p).astype(int)  # calibrated scores: the F1 of keeping is flat over a wide range of bars
+    bar, precision, recall, f1 = best_bar(p, y)
+    bars = np.arange(0.2, 0.81, 0.025)
+    f1s = []
+    for b in bars:
+        tp = ((p >= b) & (y == 1)).sum()
+        pr, rc = tp / (p >= b).sum(), tp / (y == 1).sum()
+        f1s.append(2 * pr * rc / (pr + rc))
+    near = bars[np.array(f1s) >= max(f1s) - BAR_TOLERANCE]
+    assert len(near) >= 3 and near[0] < bar < near[-1] and f1 >= max(f1s) - BAR_TOLERANCE
+    # a tenth of the rows left out moves the middle of the plateau by a step of the grid at most
+    kept = rng.random(6000) >= 0.1
+    assert abs(best_bar(p[kept], y[kept])[0] - bar) <= 0.025 + 1e-9
