@@ -248,29 +248,28 @@ def test_a_clause_too_short_to_say_what_it_is_about_takes_in_the_clause_before_i
     def score(k: int, worth: float) -> ClauseScore:
         return ClauseScore(clauses[k].text, worth, "profile", 0.9, "neutral", 0.9, 0.0, clause=clauses[k])
     scores = [score(0, 0.3), score(1, 0.8), score(2, 0.1)]
-    (group,) = group_clauses(scores, 0.5)
+    (group,) = group_clauses(text, scores, 0.5)
     assert text[group.start:group.end] == "the new meds are brutal, meds at 8"
     # the clause before is a rule's: the fragment is left alone (and the validators drop it as too slight)
-    (group,) = group_clauses(scores, 0.5, taken=[(clauses[0].start, clauses[0].end)])
+    (group,) = group_clauses(text, scores, 0.5, taken=[(clauses[0].start, clauses[0].end)])
     assert text[group.start:group.end] == "meds at 8"
 
 
 def test_a_clause_that_opens_on_a_pronoun_takes_in_the_clause_it_points_back_to():
     from memory.learn.classifier import ClauseScore
     from memory.learn.clause_memory import group_clauses
-    text = "started watching a show called Severance. it's about office workers and I love it. 我养了一只猫 它特别喜欢趴在键盘上睡觉"
+    text = "started watching a show called Severance. it's about office workers and I love it"
     clauses = split_clauses(text)
 
     def score(k: int, worth: float) -> ClauseScore:
         return ClauseScore(clauses[k].text, worth, "preference", 0.9, "neutral", 0.9, 0.0, clause=clauses[k])
-    scores = [score(0, 0.3), score(1, 0.8), score(2, 0.2), score(3, 0.7)]
-    kept = [text[g.start:g.end] for g in group_clauses(scores, 0.5)]
-    assert kept == ["started watching a show called Severance. it's about office workers and I love it",
-                    "我养了一只猫 它特别喜欢趴在键盘上睡觉"]
+    scores = [score(0, 0.3), score(1, 0.8)]
+    kept = [text[g.start:g.end] for g in group_clauses(text, scores, 0.5)]
+    assert kept == [text]
     # a clause that says its own subject stays alone
     scores[1] = ClauseScore("office workers are the subject", 0.8, "preference", 0.9, "neutral", 0.9, 0.0,
                             clause=Clause("office workers are the subject", clauses[1].start, clauses[1].end))
-    assert [g.start for g in group_clauses(scores, 0.5)][0] == clauses[1].start
+    assert [g.start for g in group_clauses(text, scores, 0.5)][0] == clauses[1].start
 
 
 def test_a_clause_that_opens_on_a_preposition_is_the_rest_of_the_clause_before_it():
@@ -285,7 +284,7 @@ def test_a_clause_that_opens_on_a_preposition_is_the_rest_of_the_clause_before_i
     # "in pen" is not kept on its own, "since 1987" reads as a profile fact on its own, surer than the habit
     scores = [score(0, 0.8, "profile", 0.9), score(1, 0.95, "preference", 0.5), score(2, 0.4, "profile", 0.7),
               score(3, 0.87, "profile", 0.9)]
-    first, second = group_clauses(scores, 0.5)
+    first, second = group_clauses(text, scores, 0.5)
     # a clause with a subject of its own is a fact of its own, though it opens on a preposition
     assert text[first.start:first.end] == "at work I'm the quiet one"
     assert text[second.start:second.end] == "I've been doing the Times crossword every week, in pen, since 1987"
@@ -299,7 +298,7 @@ def test_a_clause_is_in_one_group_only_when_the_next_one_points_back_to_it():
     clauses = split_clauses(text)
     scores = [ClauseScore(clauses[0].text, 0.8, "profile", 0.5, "negative", 0.9, 0.9, clause=clauses[0]),
               ClauseScore(clauses[1].text, 0.8, "relationship", 0.6, "neutral", 0.9, 0.2, clause=clauses[1])]
-    groups = group_clauses(scores, 0.5)
+    groups = group_clauses(text, scores, 0.5)
     assert [text[g.start:g.end] for g in groups] == [text]  # not "I'm not a line cook anymore" a second time
 
 
@@ -307,12 +306,27 @@ def test_chinese_clauses_are_kept_from_a_lower_worth_than_english_ones():
     from memory.learn.classifier import ClauseScore
     from memory.learn.clause_memory import group_clauses
     model = shipped_extractor()
-    text = "我在杭州做设计, I work in design in Hangzhou"
-    clauses = split_clauses(text)
-    scores = [ClauseScore(c.text, 0.45, "profile", 0.9, "neutral", 0.9, 0.0, clause=c) for c in clauses]
-    kept = [text[g.start:g.end] for g in group_clauses(scores, model.threshold_for)]
-    assert kept == ["我在杭州做设计"]
+    for text, kept in (("我在杭州做设计", ["我在杭州做设计"]), ("I work in design in Hangzhou", [])):
+        scores = [ClauseScore(c.text, 0.45, "profile", 0.9, "neutral", 0.9, 0.0, clause=c) for c in split_clauses(text)]
+        assert [text[g.start:g.end] for g in group_clauses(text, scores, model.threshold_for)] == kept
     assert model.threshold_for("我在杭州做设计") < model.threshold_for("I work in design in Hangzhou")
+
+
+def _scored(text: str, worths: list[float]) -> list:
+    from memory.learn.classifier import ClauseScore
+    return [ClauseScore(c.text, w, "profile", 0.9, "neutral", 0.9, 0.0, clause=c) for c, w in zip(split_clauses(text), worths)]
+
+
+def test_a_chinese_messages_facts_are_the_runs_of_clauses_the_seam_model_joins():
+    from memory.learn.clause_memory import group_clauses
+    text = "我在温州开了家小花店 自己包花自己送 今年29 还没对象 我妈天天给我安排相亲 烦死了"
+    groups = group_clauses(text, _scored(text, [0.9, 0.4, 0.9, 0.7, 0.6, 0.2]), 0.5)
+    notes = [text[g.start:g.end] for g in groups]
+    assert notes[0] == "我在温州开了家小花店 自己包花自己送"  # the detail not kept on its own joins its fact
+    assert not any("今年29" in n and "花店" in n for n in notes)  # the age is not part of the flower shop's note
+    assert all(b <= c for (_, b), (c, _) in zip([(g.start, g.end) for g in groups], [(g.start, g.end) for g in groups][1:]))
+    text = "我养了一只猫 它特别喜欢趴在键盘上睡觉"
+    assert [text[g.start:g.end] for g in group_clauses(text, _scored(text, [0.3, 0.7]), 0.5)] == [text]
 
 
 @pytest.mark.parametrize("said, read", [
