@@ -152,3 +152,12 @@ def test_two_rules_reading_one_fact_leave_one_note_the_one_saying_more(cli):
 def test_two_facts_in_one_quote_stay_two_notes(cli):
     written = [w["content"] for w in _written(cli, "I'm a nurse in Leeds")]
     assert any("nurse" in c for c in written) and any("Leeds" in c for c in written), written
+
+
+def test_a_change_of_mind_beside_a_remark_stays_a_note_that_retires_the_old_habit(cli):
+    cli.json("memory", "extract", "i journal every night before bed, it's like brushing my teeth at this point", "--json",
+             today="2026-10-01")
+    cli.json("memory", "extract", "haven't journaled in weeks tbh, i just doomscroll til i pass out now", "--json",
+             today="2026-11-02")
+    active = [m["content"] for m in cli.json("memory", "list", "--json")]
+    assert not any("ournals every night" in c for c in active), active

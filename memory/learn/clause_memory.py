@@ -18,7 +18,7 @@ from memory.dates import find_dates
 from memory.learn.classifier import ClauseScore, TrainedExtractor
 from memory.learn.clauses import overlap, too_long_for_a_fact
 from memory.learn.joiner import Joiner, shipped_joiner
-from memory.learn.thresholds import CHANGE_ONLY_WORTH, JOIN_CHARS, SLOT_CONFIDENCE
+from memory.learn.thresholds import CHANGE_CONFIDENCE, CHANGE_ONLY_WORTH, SLOT_CONFIDENCE
 from memory.records import Candidate
 from memory.learn.rules.common import drop_fillers, third_person, uncaps, zh_clean
 from memory.learn.rules.lexicon import alternation
@@ -79,13 +79,14 @@ def group_clauses(text: str, scores: list[ClauseScore], threshold: float | Calla
                   joiner: Joiner | None = None) -> list[ClauseGroup]:
     """The kept clauses of a message, each with the neighbours that say the same fact. A Chinese message's facts are
     the runs of clauses the seam model joins (memory/learn/joiner.py) that hold a clause kept at `threshold` and,
-    with `below`, none kept at that higher bar; an English message's are grouped by hand (`_joined_by_hand`). A
-    clause a rule candidate quotes (`taken` spans) is the rule's: it is in no group."""
+    with `below`, none kept at that higher bar; an English message's are its kept clauses, two neighbours joined
+    where the seam model joins them (`_kept_and_joined`). A clause a rule candidate quotes (`taken` spans) is the
+    rule's: it is in no group."""
     if has_cjk(text):
         return _joined_runs(text, scores, threshold, taken, below, joiner or shipped_joiner())
     if below is not None:
         scores = [s for s in scores if s.worth < below(s.text)]
-    return _joined_by_hand(scores, threshold, taken)
+    return _kept_and_joined(text, scores, threshold, taken, joiner or shipped_joiner())
 
 
 def _joined_runs(text: str, scores: list[ClauseScore], threshold: float | Callable[[str], float],
@@ -107,11 +108,12 @@ def _joined_runs(text: str, scores: list[ClauseScore], threshold: float | Callab
             and (below is None or all(s.worth < below(s.text) for s in run))]
 
 
-def _joined_by_hand(scores: list[ClauseScore], threshold: float | Callable[[str], float],
-                    taken: Sequence[tuple[int, int]] = ()) -> list[ClauseGroup]:
-    """English: kept clauses, with a neighbour joined when it continues the same thing (same category, or short).
-    The seam model joins remarks on a fact into it in English (trained on where people end a fact, not on what
-    their note keeps): frozen wave 3 stored 27 forbidden details with it, 9 without."""
+def _kept_and_joined(text: str, scores: list[ClauseScore], threshold: float | Callable[[str], float],
+                     taken: Sequence[tuple[int, int]], joiner: Joiner) -> list[ClauseGroup]:
+    """English: the kept clauses, two kept neighbours joined where the seam model joins them, a clause that only
+    finishes the one before (a preposition's phrase) or too short to say what it is about taken in. Only kept
+    clauses: runs of every clause the model joins take in remarks on a fact in English, as the people's bounds do
+    (their note then drops them) — frozen wave 3 stored 27 forbidden details that way, 9 like this."""
     groups: list[list[ClauseScore]] = []
     last_index = -2
     bar = threshold if callable(threshold) else (lambda text: threshold)
@@ -131,10 +133,11 @@ def _joined_by_hand(scores: list[ClauseScore], threshold: float | Callable[[str]
         if s.worth < bar(s.text):
             continue
         prev = groups[-1][-1] if groups else None
-        joins = prev is not None and last_index == i - 1 and (
-            len(s.text) <= 6 or len(prev.text) <= 6 or modifies_the_clause_before(s.text)
-            or goes_on_about_someone_else(prev.text, s.text)
-            or (prev.category == s.category and sum(len(x.text) for x in groups[-1]) + len(s.text) <= JOIN_CHARS))
+        # a change of mind joins only a neighbour of its own kind ("quit the cafe!! doing admin at a law firm now"),
+        # so it stays a note that can retire the old one ("haven't journaled in weeks" beside a new habit)
+        joins = (prev is not None and last_index == i - 1
+                 and (max(prev.change, s.change) < CHANGE_CONFIDENCE or prev.category == s.category)
+                 and joiner.joins(text, prev, s))
         if joins:
             groups[-1].append(s)
         else:

@@ -31,8 +31,6 @@ ATTACK_THRESHOLD = 0.6
 # The slot head's probability from which a clause memory takes the slot as its topic key ("profile:job") rather
 # than its topic words: set by hand with the first trained layer (3c5c816), the even odds of the head.
 SLOT_CONFIDENCE = 0.5
-# Adjacent kept clauses of one category are one memory up to this many characters together: set by hand (7ffc3e9).
-JOIN_CHARS = 60
 # A clause below the worth threshold but above this one is proposed as a change only: it is kept when it
 # replaces a stored memory ("原神退坑了" after "原神一玩一整天"), never as a new fact of its own.
 CHANGE_ONLY_WORTH = 0.15
