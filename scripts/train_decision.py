@@ -11,7 +11,8 @@ clause above the worth bar were kept. A row's label: does the memory meet one of
 (the scoring of scripts/eval_corpus.py). A rule's measured precision is counted over the other cases' rows.
 
 The bar a probability must reach is chosen by grouped cross-validation over the rows, per language, in the middle of
-the bars whose F1 of keeping is within half a point of the best (the F1 is flat there; its argmax is not stable). Only the train split (and its train-only additions) is read.
+the bars whose F1 of keeping is within half a point of the best (the F1 is flat there; its argmax is not stable).
+Only the train split (and its train-only additions) is read.
 """
 from __future__ import annotations
 

@@ -17,11 +17,10 @@ from typing import Callable, Sequence
 from memory.dates import find_dates
 from memory.learn.classifier import ClauseScore, TrainedExtractor
 from memory.learn.clauses import overlap, too_long_for_a_fact
-from memory.learn.joiner import Joiner, shipped_joiner
+from memory.learn.joiner import POINTS_BACK, Joiner, shipped_joiner, zh_someone
 from memory.learn.thresholds import CHANGE_CONFIDENCE, CHANGE_ONLY_WORTH, SLOT_CONFIDENCE
 from memory.records import Candidate
 from memory.learn.rules.common import drop_fillers, third_person, uncaps, zh_clean
-from memory.learn.rules.lexicon import alternation
 from memory.text import has_cjk, tokens
 
 TOPIC_WORDS_MARK = "~"
@@ -173,27 +172,15 @@ def modifies_the_clause_before(text: str) -> bool:
 _ZH_PREDICATE_OPENING = re.compile(r"(?:也|还|一直|现在|目前|以前|之前)?(?:是|在|做|当|干|读|学|开)")
 
 
-@lru_cache(maxsize=1)
-def _zh_someone_else() -> re.Pattern[str]:
-    return re.compile(r"(?:我的|我家|我们家|我)?(?:[他她]|" + alternation("zh_family", longest_first=True) + "|"
-                      + alternation("zh_relations", longest_first=True) + ")")
-
-
 def goes_on_about_someone_else(before: str, text: str) -> bool:
     """Is this Chinese clause, with no subject of its own, more of what the clause before it says of another person
     (one that clause opens on: "他叫王磊", "我弟今年高考"; not "昨天跟她吵架了", where the user is the subject)?"""
     text = text.strip()
     return (has_cjk(text) and bool(_ZH_PREDICATE_OPENING.match(text)) and "我" not in text[:2]
-            and bool(_zh_someone_else().match(before.strip())))
+            and bool(zh_someone().match(before.strip())))
 
 
 SLIGHT_CHARS = 6
-# Words a clause opens on when its subject is in the clause before: a pronoun pointing back, or a word that goes on
-# with it ("i'm a big coffee person, like 3 flat whites a day"). Chinese 这/那 are left out: 这学期, 那边 name their
-# own subject more often than they point back.
-_ANAPHOR = re.compile(r"(?:it|it's|its|that|that's|this|these|those|she|he|her|his|him|they|them|their|the one|there"
-                      r"|like|as in|especially|mostly|mainly)\b"
-                      r"|(?:它|她|他)", re.I)
 
 
 def _with_neighbour(group: list[ClauseScore], scores: list[ClauseScore],
@@ -203,7 +190,7 @@ def _with_neighbour(group: list[ClauseScore], scores: list[ClauseScore],
     on a pronoun pointing back ("it's on aug 8", "她下个月结婚"), unless a rule quotes that clause: then the
     fragment adds to the rule's fact and is left to the validators."""
     at = scores.index(group[0])
-    if at > 0 and _ANAPHOR.match(group[0].text):
+    if at > 0 and POINTS_BACK.match(group[0].text):
         k = at - 1
     elif sum(len(s.text) for s in group) > SLIGHT_CHARS * (1 if has_cjk(group[0].text) else 2):
         return group

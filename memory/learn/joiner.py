@@ -29,8 +29,9 @@ from memory.text import EMOJI, has_cjk
 WEIGHTS = Path(__file__).with_name("joiner.npz")
 
 # A clause that opens on a pronoun or a word going on with the one before ("it's on aug 8", "like 3 flat whites a
-# day", "它特别喜欢趴在键盘上睡觉").
-_POINTS_BACK = re.compile(r"(?:it|it's|its|that|that's|this|these|those|she|he|her|his|him|they|them|their|the one|"
+# day", "它特别喜欢趴在键盘上睡觉"). Chinese 这/那 are left out: 这学期, 那边 name their own subject more often than they
+# point back.
+POINTS_BACK = re.compile(r"(?:it|it's|its|that|that's|this|these|those|she|he|her|his|him|they|them|their|the one|"
                           r"there|like|as in|especially|mostly|mainly)\b|(?:它|她|他)", re.I)
 # An English clause opening on a preposition: the rest of the clause before it ("in pen", "since 1987").
 _PREPOSITION = re.compile(r"(?:in|on|at|since|for|with|from|to|of|by|until|after|before|during|without|near|about)\b",
@@ -45,7 +46,7 @@ _STOPS = re.compile(r"[。！？!?；;…]|(?<!\d)[.](?!\d)")
 
 
 @lru_cache(maxsize=1)
-def _zh_someone() -> re.Pattern[str]:
+def zh_someone() -> re.Pattern[str]:
     """A Chinese clause that opens on another person: 他/她, a family word, a relation."""
     return re.compile(r"(?:我的|我家|我们家|我)?(?:[他她]|" + alternation("zh_family", longest_first=True) + "|"
                       + alternation("zh_relations", longest_first=True) + ")")
@@ -94,7 +95,7 @@ def seam_features(text: str, sa: ClauseScore, sb: ClauseScore) -> list[str]:
         out += [f"zh:b1={b.text[:1]}", f"zh:b2={b.text[:2]}", f"zh:a_last={a.text[-1:]}"]
         if _ZH_PREDICATE.match(b.text) and not b.text.startswith("我"):
             out.append("zh:b_opens_on_verb")
-            if _zh_someone().match(a.text.strip()):
+            if zh_someone().match(a.text.strip()):
                 out.append("zh:b_goes_on_about_someone_else")
         if b.text.startswith("我"):
             out.append("zh:b_says_i")
@@ -106,7 +107,7 @@ def seam_features(text: str, sa: ClauseScore, sb: ClauseScore) -> list[str]:
             out.append("en:b_is_a_preposition_phrase")
         if _SUBJECT_EN.search(b.text):
             out.append("en:b_has_a_subject")
-    if _POINTS_BACK.match(b.text):
+    if POINTS_BACK.match(b.text):
         out.append(f"{lang}:b_points_back")
     if _CONTRAST.match(b.text):
         out.append(f"{lang}:b_contrasts")
