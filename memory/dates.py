@@ -510,7 +510,8 @@ def _zh_part_of_month(m: re.Match, today: date, text: str) -> _Result | None:
     """月底 (the month's last day), 下个月初 (the 1st), 三月中旬 (the 15th), 下旬 (the 25th), 年底 (December 31):
     approximate days, written "<date>前后"."""
     part, before, after = m["part"], text[m.start() - 1:m.start()], text[m.end():m.end() + 1]
-    if m["whole"]:  # 年底, 明年年底, 2027年底: the year's last day; 年初 is the coming January 1st
+    if m["whole"] or (m["yrel"] and not (m["rel"] or m["mn"] or m["mon"])):  # 年底, 明年(年)底, 2027年底: the year's
+        # last day; 年初 is the coming January 1st
         if part not in ("底", "末", "初") or m["mon"] or (before and before in "每过跨新拜" and not m["yrel"]):
             return None
         if part == "初" and after and after in _CN + "0123456789":
@@ -809,8 +810,8 @@ def undated(text: str, today: date) -> tuple[str, date | None]:
     A past day said in relative words ("yesterday", "last week", "上周", "今天") leaves the words and is returned:
     it is when the state began, and written into the words it reads as a date glued into a sentence
     ("2027-04-16presentation终于结束了"). A weekday or weekend named alone stays as the habit it names. A future
-    day is written as `absolutize` writes it (a plan's day is part of what it says); a day the user wrote out
-    ("born on August 14") stays in their words."""
+    day is written as `absolutize` writes it (a plan's day is part of what it says), and a coming week, month or
+    year as the period it is (`with_periods`); a day the user wrote out ("born on August 14") stays in their words."""
     hits = _scan(text, today)
     began = next((h.mention.date for h in hits if h.mention.relative and h.mention.date <= today
                   and not _HABIT_DAY.match(h.mention.text.strip())), None)
@@ -825,8 +826,40 @@ def undated(text: str, today: date) -> tuple[str, date | None]:
         else:
             pieces += [text[pos:m.start], _render(text, hit)]
         pos = m.end
-    out = "".join(pieces) + text[pos:]
+    out = with_periods("".join(pieces) + text[pos:], today)
     out = re.sub(r"\s+([,.;:!?，。；：！？])", r"\1", re.sub(r"[ \t]{2,}", " ", out)).strip(" ,;:，；")
     if text[:1].isupper():
         out = out[:1].upper() + out[1:]
     return (out, began) if re.search(r"\w", out) else (text, None)
+
+
+# A coming week, month or year named without a day ("next week", "下个月", "明年"): no date, but a period the note must not
+# leave relative, or "moving next month" still says next month a year on. Not "the next month or so" (a span from now).
+_EN_PERIOD = re.compile(r"(?<!\bthe\s)(?P<prep>\b(?:in|by|until|till|from|before|after|during|for|starting)\s+)?"
+                        r"\bnext\s+(?P<unit>week|month|year)\b(?!'s|\s+or\b)", re.IGNORECASE)
+_ZH_PERIOD = re.compile(rf"(?<![一上])(?P<n>下下|下)个?(?P<unit>{_WEEK}|月)(?![一二三四五六日天末初底中旬\d]|份?[一二三四五六七八九十\d]+[号日])"
+                        r"|(?P<year>明年)(?:(?P<month>[一二三四五六七八九十\d]{1,2})月(?![\d一二三四五六七八九十]|[初底中])|(?![初底中]))")
+
+
+def with_periods(text: str, today: date) -> str:
+    """Each coming week, month or year named without a day written as the period it is: "the week of 2026-12-14",
+    "in January 2027", "in 2027"; "2026-12-14那周", "2027年1月", "2027年". A week starts on Monday."""
+    def en(m: re.Match[str]) -> str:
+        unit, prep = m["unit"].lower(), m["prep"] or ""
+        if unit == "week":
+            return f"{prep}the week of {(today + timedelta(days=7 - today.weekday())).isoformat()}"
+        when = _add_months(today.replace(day=1), 1)
+        said = f"{_MONTH_NAMES[when.month - 1].capitalize()} {when.year}" if unit == "month" else str(today.year + 1)
+        return f"{prep or 'in '}{said}"
+
+    def zh(m: re.Match[str]) -> str:
+        if m["year"]:
+            month = _cn_int(m["month"]) if m["month"] else None
+            return f"{today.year + 1}年" + (f"{month}月" if month and 1 <= month <= 12 else m["month"] + "月" if m["month"] else "")
+        ahead = len(m["n"])
+        if m["unit"] == "月":
+            when = _add_months(today.replace(day=1), ahead)
+            return f"{when.year}年{when.month}月"
+        return f"{(today + timedelta(days=7 * ahead - today.weekday())).isoformat()}那周"
+
+    return _ZH_PERIOD.sub(zh, _EN_PERIOD.sub(en, text))

@@ -9,7 +9,7 @@ from datetime import date
 
 import pytest
 
-from memory.dates import DateMention, absolutize, find_dates
+from memory.dates import DateMention, absolutize, find_dates, undated
 
 SAT = "2026-03-07"   # a Saturday (dev-en-date-02)
 SUN = "2026-03-08"
@@ -424,6 +424,7 @@ def test_absolutize_returns_first_date() -> None:
     ("下旬要考试", "2026-09-25"),
     ("三月中旬答辩", "2027-03-15"),
     ("明年年底结婚", "2027-12-31"),
+    ("明年底结婚", "2027-12-31"),                    # 明年 holds its own 年: not this year's end
     ("my daughter turns 5 a week from tomorrow", "2026-09-28"),
     ("my son's bar mitzvah is 6 weeks from saturday", "2026-11-07"),
     ("the wedding is two weeks from next Monday", "2026-10-05"),
@@ -556,3 +557,28 @@ def test_a_name_on_zhou_is_no_weekday(said, expected):
 ])
 def test_a_weekday_week_is_a_week_after_the_coming_one(said, expected):
     assert sorted({str(m.date) for m in find_dates(said, date(2026, 6, 5))}) == [expected]
+
+
+# A coming week, month or year said without a day is no date, but a note must not keep it relative: "moving next month"
+# would still say next month a year on (today 2026-12-07, a Monday).
+@pytest.mark.parametrize("text, expected", [
+    ("男朋友下礼拜过生日", "男朋友2026-12-14那周过生日"),
+    ("下下周出差", "2026-12-21那周出差"),
+    ("下个月搬去杭州了", "2027年1月搬去杭州了"),
+    ("下月去报到", "2027年1月去报到"),
+    ("明年考研", "2027年考研"),
+    ("明年三月结婚", "2027年3月结婚"),
+    ("Sister is getting married next month", "Sister is getting married in January 2027"),
+    ("Boyfriend's birthday is next week", "Boyfriend's birthday is the week of 2026-12-14"),
+    ("Has to finish the thesis by next month", "Has to finish the thesis by January 2027"),
+    ("Wants to run a marathon next year", "Wants to run a marathon in 2027"),
+    # days and parts of the period keep their own dates; spans from now and other words stay
+    ("下个月3号考试", "2027-01-03考试"),
+    ("下周三开会", "2026-12-16开会"),
+    ("Hopes to save a bit in the next month or so", "Hopes to save a bit in the next month or so"),
+    ("Dreads next week's review", "Dreads next week's review"),
+    ("看一下周报", "看一下周报"),
+    ("明年初三", "明年初三"),
+])
+def test_a_coming_period_is_written_as_the_period_it_is(text, expected):
+    assert undated(text, date(2026, 12, 7))[0] == expected
