@@ -1,27 +1,25 @@
-"""Neighbouring words that complete a memory: the clause before or after its quote, when it says more
-about the same thing and no other memory of the message speaks for it.
+"""Neighbouring words that complete a memory: the clauses around its quote that say more of the same fact, when
+no other memory of the message speaks for them.
 
 People split one fact over commas and spaces: "Buldak ramen is not food it's an experience. i eat the 2x
 spicy one weekly", "我是个程序员 Java后端", "我对象的妈妈特别喜欢我 每次去都给我炖鸡汤". The rule or
 clause that fired quotes one piece, and the memory loses what the piece points back to (the ramen's
-name, the kind of programmer, the soup). A neighbour is taken in when it has a word that can name a
-topic (not "lol", "哈哈"), it is not a question, has no date of its own (a relative date left in the text
-would contradict the absolute one the memory holds) and the memory stays one fact long
-(`too_long_for_a_fact`). A rule candidate takes only the clause after the one its words come from; a
-clause memory takes either side. A Chinese rule quotes only the space-separated piece it matched
-(memory/learn/rules/common.py), so its fact goes on through the pieces after it that the heads keep as the
-same kind of fact ("还有二十天放寒假 票订好了 回哈尔滨"), up to the first that is not; the pipeline completes a
-rule's fact before the heads speak for the rest, so they do not claim those pieces as facts of their own.
+name, the kind of programmer, the soup). A neighbour is taken in only when it has a word that can name a
+topic (not "lol", "哈哈"), is not a question, has no date of its own (a relative date left in the text
+would contradict the absolute one the memory holds), is no fact of another kind the heads are sure of, and the
+memory stays one fact long (`too_long_for_a_fact`).
 
-Chosen on the inner development split (scripts/inner_dev.py, P/R 0.647/0.702 without this): either side
-for every candidate 0.662/0.721 but the development set's setting clauses came along; after-only for rules
-0.658/0.711; with the clause inside a rule's quote that its words left out, as shipped, 0.667/0.723.
-A bar on the neighbour's worth (0.2: 0.653/0.711) or on its sentence-vector closeness to the quote (0.12:
-0.657/0.709) did not help: the words that complete a fact seldom read as a fact themselves.
-An English neighbour joined on with ";" was most often a second fact or a remark ("Anjali got the promotion; She
-still doesn't believe she deserves it"): English takes only a clause that finishes its sentence (opening on a
-preposition or a relative word), joined with a comma. Train, first 600 cases (English): P/R .767/.793 -> .770/.791,
-forbidden details stored 15 -> 11; notes holding one fact (scripts/note_quality.py, train sample 400) 82.7 -> 90.9 %.
+Chinese: the clauses on either side that the seam model joins to the candidate's (memory/learn/joiner.py, trained on
+the fact bounds people marked in corpus/bounds/), the same model that groups the heads' clauses into facts. It
+replaced hand-set joins (a rule took the clause after its own and then the pieces the heads kept as the same kind of
+fact): frozen Chinese P/R test .760/.735 -> .766/.743, wave 2 .682/.690 -> .694/.708, wave 3 .819/.734 -> .829/.734,
+wave 5 .550/.606 -> .564/.606; on the people's bounds (scripts/bounds_quality.py) fact clauses left out of a note
+.098 -> .073 and two facts in one note .165 -> .151.
+
+English: only a clause that finishes the candidate's sentence (opening on a preposition or a relative word), joined
+with a comma. A neighbour joined on with ";" was most often a second fact or a remark ("Anjali got the promotion; She
+still doesn't believe she deserves it"). Train, first 600 cases (English): P/R .767/.793 -> .770/.791, forbidden
+details stored 15 -> 11; notes holding one fact (scripts/note_quality.py, train sample 400) 82.7 -> 90.9 %.
 """
 from __future__ import annotations
 
@@ -34,6 +32,7 @@ from memory.learn.classifier import ClauseScore
 from memory.learn.clause_memory import goes_on_about_someone_else, render, topic_words
 from memory.learn.clauses import overlap, too_long_for_a_fact
 from memory.learn.guard import is_question
+from memory.learn.joiner import shipped_joiner
 from memory.learn.thresholds import SEPARATE_FACT_WORTH
 from memory.records import Candidate
 from memory.text import has_cjk
@@ -63,31 +62,34 @@ def _completed(cand: Candidate, span: tuple[int, int], text: str, scores: list[C
     inside = [i for i, s in enumerate(scores) if s.clause is not None and overlap((s.clause.start, s.clause.end), span) > 0]
     if not inside:
         return cand
+    if has_cjk(cand.content):
+        return _joined(cand, span, text, scores, inside, others, today)
     if cand.origin.startswith("rule"):
         # A rule quotes the sentence it matched and words one clause of it: what comes before that clause is
-        # setting ("two kids threw up during circle time. teaching kindergarten is not for the weak"), the
-        # clause after it often adds to the fact ("我在杭州做设计 主要给电商画海报").
+        # setting ("two kids threw up during circle time. teaching kindergarten is not for the weak"). English takes
+        # only the words that finish its sentence ("…engaged, to his girlfriend").
         said = [i for i in inside if _said(scores[i].clause.text, cand.content)]  # type: ignore[union-attr]
-        at_before, at_after = [], [max(said or inside) + 1]
-    else:  # a clause memory often points back as well ("Buldak ramen is an experience. i eat the 2x spicy one weekly")
-        at_before, at_after = [inside[0] - 1], [inside[-1] + 1]
-    if not has_cjk(cand.content):  # English: only the words that finish its sentence ("…engaged, to his girlfriend")
-        at_before, at_after = [], [k for k in at_after if 0 <= k < len(scores) and scores[k].clause is not None
-                                   and _FINISHES.match(scores[k].clause.text)]  # type: ignore[union-attr]
-    before = [scores[k] for k in at_before if 0 <= k < len(scores) and _completes(scores[k], cand, others, today)]
-    after = [scores[k] for k in at_after if 0 <= k < len(scores)
+        at_after = max(said or inside) + 1
+    else:  # a clause memory's sentence may go on the same way
+        at_after = inside[-1] + 1
+    after = [scores[k] for k in [at_after] if k < len(scores) and scores[k].clause is not None
+             and _FINISHES.match(scores[k].clause.text)  # type: ignore[union-attr]
              and _completes(scores[k], cand, others, today, said_before=text[span[0]:span[1]])]
-    if after and cand.origin.startswith("rule") and has_cjk(cand.content):
-        after += _more_of_it(scores, at_after[0] + 1, cand, others, today)
-    joiner = "，" if has_cjk(cand.content) else ", "
+    return _with(cand, span, text, [], after, ", ")
+
+
+def _with(cand: Candidate, span: tuple[int, int], text: str, before: list[ClauseScore], after: list[ClauseScore],
+          joiner: str) -> Candidate:
+    """The candidate with the clauses before and after it, cut from the far end to one fact's length."""
     while before or after:
         parts = [render(s.clause.text) for s in before] + [cand.content] + [render(s.clause.text) for s in after]  # type: ignore[union-attr]
         content = joiner.join(p for p in parts if p)
         if not too_long_for_a_fact(content):
             break
-        if len(after) < 2:
-            return cand
-        after = after[:-1]  # the run of pieces that go on with a fact, cut to one fact's length
+        if after:
+            after = after[:-1]
+        else:
+            before = before[1:]
     else:
         return cand
     start = min([span[0]] + [s.clause.start for s in before])  # type: ignore[union-attr]
@@ -95,17 +97,19 @@ def _completed(cand: Candidate, span: tuple[int, int], text: str, scores: list[C
     return replace(cand, content=content, quote=text[start:end])
 
 
-def _more_of_it(scores: list[ClauseScore], k: int, cand: Candidate, others: list[tuple[int, int]],
-                today: date) -> list[ClauseScore]:
-    """The Chinese pieces after a rule's completed fact that go on with it: each one the heads keep as the same
-    kind of fact ("6月7号高考 我是监考老师", "还有二十天放寒假 票订好了 回哈尔滨"), up to the first that is not."""
-    out: list[ClauseScore] = []
-    while k < len(scores) and _completes(scores[k], cand, others, today, said_before=scores[k - 1].text) and (
-            (scores[k].category == cand.category and scores[k].worth >= SEPARATE_FACT_WORTH)
-            or goes_on_about_someone_else(scores[k - 1].text, scores[k].text)):
-        out.append(scores[k])
-        k += 1
-    return out
+def _joined(cand: Candidate, span: tuple[int, int], text: str, scores: list[ClauseScore], inside: list[int],
+            others: list[tuple[int, int]], today: date) -> Candidate:
+    """Chinese: the neighbouring clauses the seam model joins to the candidate's (memory/learn/joiner.py, trained on
+    the fact bounds people marked), on either side, while each completes it (`_completes`)."""
+    joiner = shipped_joiner()
+    first, last = inside[0], inside[-1]
+    while first > 0 and _completes(scores[first - 1], cand, others, today) \
+            and joiner.joins(text, scores[first - 1], scores[first]):
+        first -= 1
+    while last + 1 < len(scores) and _completes(scores[last + 1], cand, others, today, said_before=scores[last].text) \
+            and joiner.joins(text, scores[last], scores[last + 1]):
+        last += 1
+    return _with(cand, span, text, scores[first:inside[0]], scores[inside[-1] + 1:last + 1], "，")
 
 
 def _said(clause: str, content: str) -> bool:
