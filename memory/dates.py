@@ -461,9 +461,12 @@ def _zh_weekday(m: re.Match, today: date, text: str) -> _Result | None:
     wd = _ZH_WD[m["wd"]]
     if m["rel"]:
         return (_week_day(today, _ZH_REL[m["rel"]], wd), True, "day") if _zh_rel_ok(m, text) else None
-    if not _zh_bare_ok(m, text) or text[m.end():m.end() + 1] in _ZH_RANGE_MARKS:
+    if not _zh_bare_ok(m, text) or text[m.end():m.end() + 1] in _ZH_RANGE_MARKS or _ZH_NAMED.search(text[:m.start()]):
         return None
     return _next_weekday(today, wd), True, "day"
+
+
+_ZH_NAMED = re.compile(r"(?:叫|叫做|名叫|名字是|姓)$")  # 我叫周一鸣, 他姓周: a name, not a Monday
 
 
 @_rule(rf"(?:{_REL}个?)?周末")

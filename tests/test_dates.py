@@ -582,3 +582,8 @@ def test_a_weekday_week_is_a_week_after_the_coming_one(said, expected):
 ])
 def test_a_coming_period_is_written_as_the_period_it_is(text, expected):
     assert undated(text, date(2026, 12, 7))[0] == expected
+
+
+@pytest.mark.parametrize("text", ["我叫周一鸣 今年刚毕业", "同事名叫周五", "他姓周一"])
+def test_a_weekday_said_as_a_name_is_no_date(text):
+    assert find_dates(text, date(2026, 12, 7)) == []

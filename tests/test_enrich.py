@@ -157,6 +157,17 @@ def test_two_rules_reading_one_fact_leave_one_note_the_one_saying_more(cli):
     assert len(study) == 1 and "厦门" in study[0] and "海洋生物" in study[0], written
 
 
+def test_a_name_and_a_nickname_said_far_apart_leave_the_facts_between_them_their_own_notes(cli):
+    # The name rule and the nickname rule are one note; its quote is the name's own words, not the stretch between
+    # the two, which holds the job (it was one note of the whole message: "叫周一鸣 今年刚毕业 在深圳…").
+    text = "我叫周一鸣 今年刚毕业 在深圳一家做无人机的公司当测试 每天加班到九点 周末就窝在出租屋打游戏 对了 你可以叫我阿鸣"
+    written = _written(cli, text)
+    names = [w for w in written if "周一鸣" in w["content"]]
+    assert len(names) == 1 and "阿鸣" in names[0]["content"] and "无人机" not in names[0]["content"], written
+    assert any("无人机" in w["content"] for w in written), written
+    assert not any("2026" in w["content"] for w in written), written  # 周一 in a name is no Monday
+
+
 def test_two_facts_in_one_quote_stay_two_notes(cli):
     written = [w["content"] for w in _written(cli, "I'm a nurse in Leeds")]
     assert any("nurse" in c for c in written) and any("Leeds" in c for c in written), written

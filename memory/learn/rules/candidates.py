@@ -14,6 +14,7 @@ from dataclasses import replace
 from datetime import date
 
 from memory.dates import find_dates
+from memory.learn.clauses import overlap, split_clauses
 from memory.learn.rules import en as rules_en
 from memory.learn.rules import en_feedback as rules_en_feedback
 from memory.learn.rules import en_life as rules_en_life
@@ -156,7 +157,10 @@ def _merge_names(text: str, found: list[Candidate]) -> list[Candidate]:
     for c in old:
         dropped = re.sub(r"^(?:不希望被叫|Does not want to be called )", "", c.content).strip("'“”")
         content += f"（不再叫{dropped}）" if has_cjk(content) else f" (not {dropped})"
-    merged = replace(first, content=content, quote=_span_quote(text, first, *rest, *old))
+    # Named far apart ("我叫许诺 …other facts… 叫我诺诺"): the note quotes the first name's words, not the stretch
+    # between, which holds facts of their own.
+    quote = _span_quote(text, first, *rest, *old) if _side_by_side(text, found, first, *rest, *old) else first.quote
+    merged = replace(first, content=content, quote=quote)
     skip = set(map(id, names + old))
     return [merged if c is first else c for c in found if c is first or id(c) not in skip]
 
@@ -166,6 +170,20 @@ def _names_a_person(content: str) -> bool:
     word = re.sub(r"^(?:不希望被叫|Does not want to be called )", "", content).strip("'“”")
     return word not in rules_zh.ENDEARMENTS and word.lower() not in rules_en.ENDEARMENTS and (
         has_cjk(word) or word[:1].isupper())
+
+
+def _side_by_side(text: str, found: list[Candidate], *cands: Candidate) -> bool:
+    """Are the candidates' quotes said in one breath: at most one clause of other words between them ("别叫我晓晓了，
+    感觉太幼稚，叫我阿晓吧"), and no other candidate's quote there?"""
+    spans = [(text.find(c.quote), text.find(c.quote) + len(c.quote)) for c in cands if c.quote in text]
+    if not spans:
+        return True
+    start, end = min(s for s, _ in spans), max(e for _, e in spans)
+    between = [k for k in split_clauses(text[start:end])
+               if not any(overlap((start + k.start, start + k.end), s) > 0 for s in spans)]
+    others = [c for c in found if c.quote and c.quote in text and all(c is not x for x in cands)]
+    return len(between) <= 1 and not any(start <= text.find(c.quote) and text.find(c.quote) + len(c.quote) <= end
+                                         for c in others)
 
 
 def _span_quote(text: str, *cands: Candidate) -> str:
