@@ -858,7 +858,9 @@ def with_periods(text: str, today: date) -> str:
     def zh(m: re.Match[str]) -> str:
         if m["year"]:
             month = _cn_int(m["month"]) if m["month"] else None
-            return f"{today.year + 1}年" + (f"{month}月" if month and 1 <= month <= 12 else m["month"] + "月" if m["month"] else "")
+            if m["month"] and not (month and 1 <= month <= 12):
+                return m.group(0)  # no month of a year ("明年十三月"): left as said
+            return f"{today.year + 1}年" + (f"{month}月" if month else "")
         ahead = len(m["n"])
         if m["unit"] == "月":
             when = _add_months(today.replace(day=1), ahead)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from datetime import date
+from typing import Sequence
 
 from memory.dates import find_dates
 from memory.learn.clauses import overlap, split_clauses
@@ -175,23 +176,28 @@ def _names_a_person(content: str) -> bool:
 def _side_by_side(text: str, found: list[Candidate], *cands: Candidate) -> bool:
     """Are the candidates' quotes said in one breath: at most one clause of other words between them ("别叫我晓晓了，
     感觉太幼稚，叫我阿晓吧"), and no other candidate's quote there?"""
-    spans = [(text.find(c.quote), text.find(c.quote) + len(c.quote)) for c in cands if c.quote in text]
+    spans = _quote_spans(text, cands)
     if not spans:
         return True
     start, end = min(s for s, _ in spans), max(e for _, e in spans)
     between = [k for k in split_clauses(text[start:end])
                if not any(overlap((start + k.start, start + k.end), s) > 0 for s in spans)]
-    others = [c for c in found if c.quote and c.quote in text and all(c is not x for x in cands)]
-    return len(between) <= 1 and not any(start <= text.find(c.quote) and text.find(c.quote) + len(c.quote) <= end
-                                         for c in others)
+    theirs = _quote_spans(text, [c for c in found if all(c is not x for x in cands)])
+    return len(between) <= 1 and not any(start <= s and e <= end for s, e in theirs)
 
 
 def _span_quote(text: str, *cands: Candidate) -> str:
     """The stretch of the user's text that covers the quotes of all the given candidates."""
-    spans = [(text.find(c.quote), text.find(c.quote) + len(c.quote)) for c in cands if c.quote in text]
+    spans = _quote_spans(text, cands)
     if not spans:
         return cands[0].quote
     return text[min(s for s, _ in spans):max(e for _, e in spans)]
+
+
+def _quote_spans(text: str, cands: Sequence[Candidate]) -> list[tuple[int, int]]:
+    """Where each candidate's quote stands in the text (those found there)."""
+    spans = [(text.find(c.quote), len(c.quote)) for c in cands if c.quote]
+    return [(at, at + n) for at, n in spans if at >= 0]
 
 
 def _merge_jobs(found: list[Candidate]) -> list[Candidate]:
