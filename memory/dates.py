@@ -227,7 +227,9 @@ _PAST_VERBS = ("was|were|did|had|went|began|started|finished|moved|left|quit|met
                "drove|ate|drank|spent|tried|dropped|turned|caught|fell|felt|slept|woke")
 # Not in it: "got" ("got an interview on tuesday"), "booked", "bought", "signed up", "took friday off", "told", "said":
 # said of what is still ahead as often as of what happened (train split, en_daily-0196 / en_work_home-0096).
-_PAST_BEFORE = re.compile(rf"\b(?:{_PAST_VERBS})\b[^.!?;,\n]*$", re.IGNORECASE)
+# A colon ends the clause too ("I did manage to book the dentist: friday at 9", an answer said with its question),
+# but not one inside a time ("went at 9:30 on friday").
+_PAST_BEFORE = re.compile(rf"\b(?:{_PAST_VERBS})\b(?:[^.!?;:,\n]|:(?=\d))*$", re.IGNORECASE)
 _FUTURE_WORD = re.compile(r"\b(?:will|won't|'ll|gonna|going\s+to|shall|next|coming|upcoming|until|till|by|is|are|am|"
                           r"starts|begins)\b",
                           re.IGNORECASE)

@@ -77,9 +77,17 @@ def test_an_either_or_question_is_said_with_the_side_the_answer_took(question, a
 
 def test_an_answer_that_takes_neither_side_is_left_as_said():
     assert read_with_question("自己带饭 减脂期", "那你午饭一般在哪解决？食堂还是外卖？") is None
-    # the statement claims no side it was not given: both stay, as asked
-    said = read_with_question("up at 5 every day", "Are you more of a morning person or a night owl?")
-    assert said is not None and "morning person or a night owl" in said
+    # nor in English: "They are more of a morning person or a night owl" claims both sides, which is said of no one
+    assert read_with_question("up at 5 every day", "Are you more of a morning person or a night owl?") is None
+
+
+@pytest.mark.parametrize("answer, said", [
+    ("night owl for sure", "I am more of a night owl for sure"),      # the side said without its article
+    ("a night owl, always", "I am more of a night owl: always"),
+    ("morning person, always", "I am more of a morning person: always"),  # the first side keeps its article
+])
+def test_the_side_of_an_either_or_question_is_found_with_or_without_its_article(answer, said):
+    assert read_with_question(answer, "Are you more of a morning person or a night owl?") == said
 
 
 @pytest.mark.parametrize("question, answer, said", [

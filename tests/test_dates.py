@@ -587,3 +587,11 @@ def test_a_coming_period_is_written_as_the_period_it_is(text, expected):
 @pytest.mark.parametrize("text", ["我叫周一鸣 今年刚毕业", "同事名叫周五", "他姓周一"])
 def test_a_weekday_said_as_a_name_is_no_date(text):
     assert find_dates(text, date(2026, 12, 7)) == []
+
+
+def test_a_colon_ends_the_past_tense_that_places_a_bare_weekday_behind_today():
+    today = date(2026, 6, 15)  # a Monday
+    # an answer said with its question ("Did you manage to book the dentist?" + "yep, friday at 9"): the day is ahead
+    assert [d.date for d in find_dates("I did manage to book the dentist: friday at 9", today)] == [date(2026, 6, 19)]
+    assert [d.date for d in find_dates("went at 9:30 on friday", today)] == [date(2026, 6, 12)]  # a time's colon
+    assert [d.date for d in find_dates("did it friday", today)] == [date(2026, 6, 12)]

@@ -137,6 +137,8 @@ def _en(answer: str, assistant: str) -> str | None:
         if _EN_SELF.search(head):
             continue  # the companion asks about itself
         head, chose = _en_either(head, answer)
+        if not chose and _EN_EITHER.search(head):
+            return None  # "morning person or night owl?" + "up at 5 every day": it took no side; read it as said
         said = _without_the_side(answer, chose)
         for pattern, template in _EN_SHAPES:
             m = pattern.match(head)
@@ -176,31 +178,43 @@ def _without_the_side(answer: str, side: str) -> str:
     if not side:
         return answer
     words = side.split()
-    m = re.match(r"\s*" + r"\W*\s*".join(re.escape(w.rstrip("s")) + r"s?" for w in words) + r"\b[\s,.!:;-]*", answer,
-                 re.IGNORECASE)
+    words = words[_article(words):]
+    m = re.match(r"\s*(?:(?:a|an|the)\s+)?" + r"\W*\s*".join(re.escape(w.rstrip("s")) + r"s?" for w in words)
+                 + r"\b[\s,.!:;-]*", answer, re.IGNORECASE)
     return answer[m.end():] if m else answer
+
+
+_EN_EITHER = re.compile(r"\b(?P<a>[\w'-]+(?: [\w'-]+){0,2}) or (?P<b>[\w'-]+(?: [\w'-]+){0,2})")
 
 
 def _en_either(question: str, answer: str) -> tuple[str, str]:
     """An either-or question with the side the answer took in place of both ("Sweet or savoury for breakfast" +
     "savoury. eggs" → "savoury for breakfast"); as asked when the answer took neither side."""
-    m = re.search(r"\b(?P<a>[\w'-]+(?: [\w'-]+){0,2}) or (?P<b>[\w'-]+(?: [\w'-]+){0,2})", question)
+    m = _EN_EITHER.search(question)
     if m is None:
         return question, ""
-    said = [w.rstrip("s").casefold() for w in re.findall(r"[\w'-]+", answer)[:3]]
+    said = [w.rstrip("s").casefold() for w in re.findall(r"[\w'-]+", answer)[:4]]
+    said = said[1:] if said[:1] and said[0] in _ARTICLES else said[:3]
     for side in ("b", "a"):
         words = m.group(side).split()
-        for k in range(min(len(words), len(said)), 0, -1):
-            chosen = words[:k] if side == "b" else words[-k:]
-            if [w.rstrip("s").casefold() for w in chosen] == said[:k]:
+        lead = _article(words) if side == "b" else 0  # "…or a night owl" + "night owl"
+        for k in range(min(len(words) - lead, len(said)), 0, -1):
+            chosen = words[:lead + k] if side == "b" else words[-k:]
+            if [w.rstrip("s").casefold() for w in chosen[lead:]] == said[:k]:
                 other = m.group("a" if side == "b" else "b").split()
-                other = other[-k:] if side == "b" else other[:k]
-                start = m.start() + (len(m.group("a")) - len(" ".join(other)) if side == "b" else 0)
+                other = other[-(k + lead):] if side == "b" else other[:k + _article(other)]
+                start = m.start() + len(m.group("a")) - len(" ".join(other if side == "b" else chosen))
                 end = m.end() - (len(m.group("b")) - len(" ".join(chosen)) if side == "b" else len(m.group("b")) - len(" ".join(other)))
                 return question[:start] + " ".join(chosen) + question[end:], " ".join(chosen)
     return question, ""
 
 
+_ARTICLES = frozenset({"a", "an", "the"})
+
+
+def _article(words: list[str]) -> int:
+    """1 when a side of an either-or question opens on an article, said or not in the answer ("a night owl")."""
+    return int(len(words) > 1 and words[0].casefold() in _ARTICLES)
 _EN_INTERJECTION = re.compile(r"^(?:(?:oh+|ooh+|oof|aw+|wow|ah+|hmm+|yay|eek|omg|ha+|ok(?:ay)?|so|right)\b[\s,!.]*)+", re.IGNORECASE)
 
 
