@@ -73,6 +73,7 @@ class Candidate:
     context: str = ""  # the whole message, for a change whose old value is named in another clause
     said: str = ""  # the user's own words, when the quote is a short answer read with the companion's question
     keep: float | None = None  # the decision model's probability that it is worth keeping (memory/learn/decision.py)
+    also: tuple[str, ...] = ()  # more of the user's words it speaks for, said apart from its quote ("…叫我诺诺")
 
 
 def about(topic: str | None) -> str:

@@ -180,3 +180,12 @@ def test_a_change_of_mind_beside_a_remark_stays_a_note_that_retires_the_old_habi
              today="2026-11-02")
     active = [m["content"] for m in cli.json("memory", "list", "--json")]
     assert not any("ournals every night" in c for c in active), active
+
+
+def test_a_nickname_said_far_from_the_name_is_not_kept_again_beside_the_name_note(cli):
+    # The name and nickname rules merge into one note quoting the first name's words (the stretch between holds other
+    # facts); the nickname's words are still that note's to speak for: the heads do not keep them as a second note.
+    text = ("我叫许诺 在厦门一所大学读研二 方向是海洋生物 大部分时间泡在实验室养海胆 周末就去沙坡尾找个角落发呆 "
+            "你跟我说话可以叫我诺诺 家里人都这么叫")
+    written = _written(cli, text)
+    assert [w["content"] for w in written if "诺诺" in w["content"]] == ["名字叫许诺，希望被叫诺诺"], written

@@ -43,6 +43,7 @@ def with_neighbours(candidates: list[Candidate], text: str, scores: list[ClauseS
     """The candidates, each with the unclaimed neighbouring clauses that complete it."""
     spans = [_span(c, text) for c in candidates]
     claimed = [s for s in spans if s is not None]
+    claimed += [(at, at + len(q)) for c in candidates for q in c.also if (at := text.find(q)) >= 0]  # "…叫我大壮就行"
     out = []
     for cand, span in zip(candidates, spans):
         if span is None or cand.source == "explicit":

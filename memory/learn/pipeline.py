@@ -377,12 +377,14 @@ def _as_decided(c: Candidate, decided: dict[tuple[str, str, str], Candidate]) ->
 
 
 def _quoted_spans(text: str, candidates: list[Candidate]) -> list[tuple[int, int]]:
-    """Where the rule candidates' quotes sit in the message: those clauses are the rules' to speak for."""
+    """Where the rule candidates' quotes (and the words they also speak for) sit in the message: those clauses are
+    the rules' to speak for."""
     spans = []
     for c in candidates:
-        at = text.find(c.quote) if c.quote else -1
-        if at >= 0:
-            spans.append((at, at + len(c.quote)))
+        for quote in (c.quote, *c.also):
+            at = text.find(quote) if quote else -1
+            if at >= 0:
+                spans.append((at, at + len(quote)))
     return spans
 
 

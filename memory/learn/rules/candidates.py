@@ -160,8 +160,11 @@ def _merge_names(text: str, found: list[Candidate]) -> list[Candidate]:
         content += f"（不再叫{dropped}）" if has_cjk(content) else f" (not {dropped})"
     # Named far apart ("我叫许诺 …other facts… 叫我诺诺"): the note quotes the first name's words, not the stretch
     # between, which holds facts of their own.
-    quote = _span_quote(text, first, *rest, *old) if _side_by_side(text, found, first, *rest, *old) else first.quote
-    merged = replace(first, content=content, quote=quote)
+    # It still speaks for the other names' words: the heads do not keep "叫我诺诺" as a note of its own beside it.
+    together = _side_by_side(text, found, first, *rest, *old)
+    quote = _span_quote(text, first, *rest, *old) if together else first.quote
+    also = () if together else tuple(c.quote for c in (*rest, *old) if c.quote and c.quote != first.quote)
+    merged = replace(first, content=content, quote=quote, also=also)
     skip = set(map(id, names + old))
     return [merged if c is first else c for c in found if c is first or id(c) not in skip]
 
