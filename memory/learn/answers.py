@@ -184,6 +184,14 @@ def _without_the_side(answer: str, side: str) -> str:
     return answer[m.end():] if m else answer
 
 
+_ARTICLES = frozenset({"a", "an", "the"})
+
+
+def _article(words: list[str]) -> int:
+    """1 when a side of an either-or question opens on an article, said or not in the answer ("a night owl")."""
+    return int(len(words) > 1 and words[0].casefold() in _ARTICLES)
+
+
 _EN_EITHER = re.compile(r"\b(?P<a>[\w'-]+(?: [\w'-]+){0,2}) or (?P<b>[\w'-]+(?: [\w'-]+){0,2})")
 
 
@@ -209,12 +217,6 @@ def _en_either(question: str, answer: str) -> tuple[str, str]:
     return question, ""
 
 
-_ARTICLES = frozenset({"a", "an", "the"})
-
-
-def _article(words: list[str]) -> int:
-    """1 when a side of an either-or question opens on an article, said or not in the answer ("a night owl")."""
-    return int(len(words) > 1 and words[0].casefold() in _ARTICLES)
 _EN_INTERJECTION = re.compile(r"^(?:(?:oh+|ooh+|oof|aw+|wow|ah+|hmm+|yay|eek|omg|ha+|ok(?:ay)?|so|right)\b[\s,!.]*)+", re.IGNORECASE)
 
 
