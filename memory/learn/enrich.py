@@ -42,8 +42,7 @@ from memory.text import has_cjk
 def with_neighbours(candidates: list[Candidate], text: str, scores: list[ClauseScore], today: date) -> list[Candidate]:
     """The candidates, each with the unclaimed neighbouring clauses that complete it."""
     spans = [_span(c, text) for c in candidates]
-    claimed = [s for s in spans if s is not None]
-    claimed += [(at, at + len(q)) for c in candidates for q in c.also if (at := text.find(q)) >= 0]  # "…叫我大壮就行"
+    claimed = quoted_spans(text, candidates)
     out = []
     for cand, span in zip(candidates, spans):
         if span is None or cand.source == "explicit":
@@ -51,6 +50,18 @@ def with_neighbours(candidates: list[Candidate], text: str, scores: list[ClauseS
             continue
         out.append(_completed(cand, span, text, scores, [s for s in claimed if s != span], today))
     return out
+
+
+def quoted_spans(text: str, candidates: list[Candidate]) -> list[tuple[int, int]]:
+    """Where the candidates' quotes, and the words they also speak for ("…叫我诺诺" beside "我叫许诺"), sit in the
+    message: those clauses are theirs to speak for, not the heads' and not a neighbour's."""
+    spans = []
+    for c in candidates:
+        for quote in (c.quote, *c.also):
+            at = text.find(quote) if quote else -1
+            if at >= 0:
+                spans.append((at, at + len(quote)))
+    return spans
 
 
 def _span(cand: Candidate, text: str) -> tuple[int, int] | None:

@@ -11,7 +11,7 @@ from memory.learn.classifier import ClauseScore, TrainedExtractor, shipped_extra
 from memory.learn.clause_memory import CHANGE_ONLY, clause_candidates
 from memory.learn.corrections import Correction, corrections, reply_corrections, with_corrections
 from memory.learn.decision import OWN_WORDS, Decider, origin_kind, shipped_decision
-from memory.learn.enrich import with_neighbours
+from memory.learn.enrich import quoted_spans, with_neighbours
 from memory.learn.features import attack_text
 from memory.learn.guard import instruction_reason, unfinished_reason
 from memory.learn.outcomes import outcome_candidate
@@ -172,10 +172,10 @@ class MemoryPipeline:
             rules_decided = {first_of[_key(c)]: c for c in decided}
             standing = [_as_decided(c, rules_decided) for c in candidates if _key(c) in rules_decided]
             standing = self._completed(standing, user_text, assistant_text, scores, today)
-            clauses = clause_candidates(self.trained, user_text, today, _quoted_spans(user_text, standing),
+            clauses = clause_candidates(self.trained, user_text, today, quoted_spans(user_text, standing),
                                         scores=scores)
             candidates = standing + clauses + clause_candidates(
-                self.trained, user_text, today, _quoted_spans(user_text, standing + clauses), change_only=True,
+                self.trained, user_text, today, quoted_spans(user_text, standing + clauses), change_only=True,
                 scores=scores)
         candidates += self._model_candidates(user_text, assistant_text, result)
         accepted, rejected = validate(candidates, user_text, assistant_text, today,
@@ -374,18 +374,6 @@ def _as_decided(c: Candidate, decided: dict[tuple[str, str, str], Candidate]) ->
     if OWN_WORDS in chosen.origin:  # the user's words of the whole fact, completed before the decision read it
         return replace(c, content=chosen.content, quote=chosen.quote, origin=chosen.origin, keep=chosen.keep)
     return replace(c, keep=chosen.keep)
-
-
-def _quoted_spans(text: str, candidates: list[Candidate]) -> list[tuple[int, int]]:
-    """Where the rule candidates' quotes (and the words they also speak for) sit in the message: those clauses are
-    the rules' to speak for."""
-    spans = []
-    for c in candidates:
-        for quote in (c.quote, *c.also):
-            at = text.find(quote) if quote else -1
-            if at >= 0:
-                spans.append((at, at + len(quote)))
-    return spans
 
 
 def _plain(text: str | None) -> str:
