@@ -13,10 +13,10 @@ from memory.learn.decision import FEATURES, DecisionModel, RulePrecision, origin
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
-from train_decision import BAR_TOLERANCE, TREES, best_bar, export  # noqa: E402
+from train_decision import BAR_TOLERANCE, TREES, best_bar, export, fit, probability  # noqa: E402
 
 
-def _arrays(model: HistGradientBoostingClassifier) -> dict[str, np.ndarray]:
+def _arrays(model) -> dict[str, np.ndarray]:
     arrays = export(model)
     arrays.update({"feature_names": np.array(FEATURES), "threshold": np.array([0.5]), "threshold_zh": np.array([0.4]),
                    "rule_ids": np.array(["en.likes"]), "rule_kept": np.array([3.0]), "rule_seen": np.array([4.0]),
@@ -32,6 +32,18 @@ def test_the_exported_trees_give_scikit_learns_probabilities():
     model = HistGradientBoostingClassifier(**{**TREES, "max_iter": 40}).fit(x, y)
     ours = DecisionModel(_arrays(model)).probabilities(x)
     assert np.abs(ours - model.predict_proba(x)[:, 1]).max() < 1e-12
+
+
+def test_several_ensembles_ship_as_one_whose_log_odds_are_their_mean():
+    rng = np.random.default_rng(2)
+    x = rng.random((600, len(FEATURES)))
+    y = ((x[:, 3] + x[:, 14] > 1.0) ^ (rng.random(600) < 0.1)).astype(int)
+    groups = np.arange(600) // 3  # a case's rows are drawn together
+    models = fit(x, y, groups, bags=3)
+    assert len(models) == 3 and len({m.n_iter_ for m in models}) == 1
+    mean = probability(models, x)
+    assert not np.allclose(mean, models[0].predict_proba(x)[:, 1])  # each saw other cases
+    assert np.abs(DecisionModel(_arrays(models)).probabilities(x) - mean).max() < 1e-12
 
 
 def test_weights_trained_on_other_features_are_refused_with_the_command_that_rebuilds_them():
