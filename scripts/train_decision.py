@@ -57,7 +57,7 @@ SEEN_AT = FEATURES.index("rule_seen_log")
 TREES = dict(max_iter=300, learning_rate=0.05, max_leaf_nodes=15, min_samples_leaf=20, l2_regularization=1.0,
              early_stopping=False, random_state=0)
 CV_FOLDS = 5
-# The model shipped is the mean (in log-odds) of BAGS tree ensembles, each fit on BAG_SHARE of the train cases drawn
+# The model built is the mean (in log-odds) of BAGS tree ensembles, each fit on BAG_SHARE of the train cases drawn
 # at random (seeded). One ensemble's decisions near the bar moved with any small change to the rows; see `fit`.
 BAGS = 16
 BAG_SHARE = 0.7

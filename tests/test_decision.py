@@ -16,7 +16,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from train_decision import BAR_TOLERANCE, TREES, best_bar, export, fit, probability  # noqa: E402
 
 
-def _arrays(model) -> dict[str, np.ndarray]:
+def _arrays(model: HistGradientBoostingClassifier | list[HistGradientBoostingClassifier]) -> dict[str, np.ndarray]:
     arrays = export(model)
     arrays.update({"feature_names": np.array(FEATURES), "threshold": np.array([0.5]), "threshold_zh": np.array([0.4]),
                    "rule_ids": np.array(["en.likes"]), "rule_kept": np.array([3.0]), "rule_seen": np.array([4.0]),

@@ -7,8 +7,9 @@ message (a question, a hypothetical, reported speech, who is spoken of) — and 
 reader would keep it. It replaces the hand-set seams that joined the two systems (a rule veto by worth, a
 confidence for negative clauses).
 
-The model is gradient-boosted trees (scikit-learn's HistGradientBoostingClassifier; the mean of several ensembles, each
-fit on part of the cases, so that a retrain moves few decisions) trained by
+The model is gradient-boosted trees (scikit-learn's HistGradientBoostingClassifier; the trainer now fits the mean of
+several ensembles, each on part of the cases, so that a retrain moves few decisions, and any number of ensembles ship
+as one set of trees: the shipped file still holds one) trained by
 `scripts/train_decision.py` on candidates proposed for train cases by extractors that never saw those cases
 (`scripts/decision_folds.py`), labelled by whether the memory meets one the corpus expects. Its trees ship as
 arrays in `decision.npz` and are walked here with numpy: no fitted estimator is unpickled.
