@@ -8,10 +8,12 @@ Rows: every candidate the pipeline proposes while the train split's cases are pl
 trained without it (scripts/decision_folds.py), through the same stages as in the app; the decision's inputs
 are recorded where the pipeline asks for a decision, and the flow goes on as if every rule candidate and every
 clause above the worth bar were kept. A row's label: does the memory meet one of the case's expected memories
-(the scoring of scripts/eval_corpus.py). A rule's measured precision is counted over the other cases' rows.
+(the scoring of scripts/eval_corpus.py), with the facts the writers did not list added (corpus/completion/,
+scripts/corpus_completion.py). A rule's measured precision is counted over the other cases' rows.
 
 The bar a probability must reach is chosen by grouped cross-validation over the rows, per language, in the middle of
-the bars whose F1 of keeping is within half a point of the best (the F1 is flat there; its argmax is not stable).
+the bars whose F1 of keeping is within half a point of the best (the F1 is flat there; its argmax is not stable), or
+with `--bar even` the lowest bar where precision reaches recall.
 Only the train split (and its train-only additions) is read.
 """
 from __future__ import annotations
@@ -34,6 +36,7 @@ from sklearn.model_selection import GroupKFold
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "scripts")]
 
+from corpus_completion import complete_all  # noqa: E402
 from decision_folds import FOLDS, ensure_folds, fold_of, fold_path, train_cases  # noqa: E402
 from train_extractor import load_cases  # noqa: E402
 from eval_corpus import play  # noqa: E402
@@ -171,9 +174,20 @@ def collect(cases: list[dict]) -> list[Row]:
     cases only this model trains on, played with the shipped extractor (which never saw them)."""
     played = cases + said_alone(cases)
     rows = [row for k, weights in enumerate(ensure_folds(cases)) for row in collect_fold(played, k, weights)]
-    if DECISION_ONLY.exists():
-        extra = load_cases(DECISION_ONLY)
+    extra = load_cases(DECISION_ONLY) if DECISION_ONLY.exists() else []
+    if extra:
         rows += collect_fold(extra + said_alone(extra), -1, EXTRACTOR_WEIGHTS)
+    return relabelled(rows, cases + extra)
+
+
+def relabelled(rows: list[Row], cases: list[dict]) -> list[Row]:
+    """Each row labelled against its case with the facts the writers did not list added (corpus/completion/): a
+    candidate meeting one of those is worth keeping. Rows are played and kept on disk without them."""
+    done, seen = complete_all(cases)
+    by_id = {c["id"]: c for c in done}
+    for row in rows:
+        row.label = worth_keeping(row, by_id[row.case])
+    print(f"labels: annotated facts {dict(seen)}; rows worth keeping {sum(r.label for r in rows)} of {len(rows)}")
     return rows
 
 
@@ -211,15 +225,19 @@ BAR_TOLERANCE = 0.005
 BAR_GRID = np.arange(0.2, 0.81, 0.025)
 
 
-def best_bar(p: np.ndarray, y: np.ndarray) -> tuple[float, float, float, float]:
-    """The middle of the bars whose F1 of keeping is within BAR_TOLERANCE of the best, and its precision, recall
-    and F1."""
+def best_bar(p: np.ndarray, y: np.ndarray, at: str = "plateau") -> tuple[float, float, float, float]:
+    """The bar, and its precision, recall and F1 of keeping. `plateau`: the middle of the bars whose F1 is within
+    BAR_TOLERANCE of the best. `even`: the lowest bar where precision reaches recall (the grid's last if it never
+    does)."""
     def scored(bar: float) -> tuple[float, float, float]:
         keep = p >= bar
         tp = float((keep & (y == 1)).sum())
         precision, recall = tp / max(1, keep.sum()), tp / max(1, (y == 1).sum())
         return precision, recall, 2 * precision * recall / max(1e-9, precision + recall)
 
+    if at == "even":
+        bar = next((b for b in BAR_GRID if scored(b)[0] >= scored(b)[1]), BAR_GRID[-1])
+        return (round(float(bar), 3), *scored(bar))
     f1 = np.array([scored(bar)[2] for bar in BAR_GRID])
     near = BAR_GRID[f1 >= f1.max() - BAR_TOLERANCE]
     bar = round(float(np.round((near[0] + near[-1]) / 2 / 0.025) * 0.025), 3)
@@ -275,7 +293,7 @@ def export(models: HistGradientBoostingClassifier | Sequence[HistGradientBoostin
             "baseline": baseline}
 
 
-def report(rows: list[Row], x: np.ndarray, y: np.ndarray) -> dict[str, float]:
+def report(rows: list[Row], x: np.ndarray, y: np.ndarray, at: str = "plateau") -> dict[str, float]:
     """Grouped cross-validation: out-of-fold probabilities, the bar per language, precision/recall beside the
     pipeline's keep-everything flow."""
     groups = np.array([r.case for r in rows])
@@ -286,11 +304,13 @@ def report(rows: list[Row], x: np.ndarray, y: np.ndarray) -> dict[str, float]:
     zh = np.array([r.lang == "zh" or has_cjk(r.content) for r in rows])
     before = np.array([r.kind != "classifier-change" for r in rows])
     for name, mask in (("en", ~zh), ("zh", zh)):
-        bar, precision, recall, f1 = best_bar(oof[mask], y[mask])
+        bar, precision, recall, f1 = best_bar(oof[mask], y[mask], at)
         tp0 = float((before[mask] & (y[mask] == 1)).sum())
         print(f"{name}: {mask.sum()} candidates, {int(y[mask].sum())} worth keeping; kept before: "
               f"P {tp0 / max(1, before[mask].sum()):.3f} R {tp0 / max(1, y[mask].sum()):.3f}; "
               f"decision at {bar}: P {precision:.3f} R {recall:.3f} F1 {f1:.3f}")
+        other = "even" if at == "plateau" else "plateau"
+        print("  (at the {} bar {}: P {:.3f} R {:.3f} F1 {:.3f})".format(other, *best_bar(oof[mask], y[mask], other)))
         bars[name] = bar
     for kind in ("rule", "classifier", "classifier-change", "model"):
         mask = np.array([r.kind == kind for r in rows])
@@ -303,6 +323,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--report", action="store_true")
     ap.add_argument("--out", default=str(WEIGHTS))
+    ap.add_argument("--bar", choices=("plateau", "even"), default="plateau",
+                    help="where the bar is chosen: the middle of the F1 plateau, or where precision reaches recall")
     ap.add_argument("--rules", type=int, default=0, metavar="N",
                     help="also list the N rules whose candidates the corpus kept least often (with 5+ seen)")
     ap.add_argument("--fold", type=int, help="only play fold K's cases (its weights must be trained; -1: wave 4's), keeping the rows")
@@ -317,7 +339,7 @@ def main() -> int:
         return 0
     rows = collect(cases)
     x, y = with_rule_precision(rows), np.array([r.label for r in rows])
-    bars = report(rows, x, y)
+    bars = report(rows, x, y, args.bar)
     if args.rules:
         total, _, mean = rule_counts(rows)
         worst = sorted((k / n, n, rule) for rule, (k, n) in total.items() if n >= 5)[:args.rules]

@@ -123,3 +123,15 @@ def test_the_bar_is_the_middle_of_the_near_best_bars_and_barely_moves_with_the_r
     # a tenth of the rows left out moves the middle of the plateau by a step of the grid at most
     kept = rng.random(6000) >= 0.1
     assert abs(best_bar(p[kept], y[kept])[0] - bar) <= 0.025 + 1e-9
+
+
+def test_the_even_bar_is_the_lowest_where_precision_reaches_recall():
+    rng = np.random.default_rng(2)
+    p = rng.random(6000)
+    y = (rng.random(6000) < p).astype(int)
+    bar, precision, recall, _ = best_bar(p, y, "even")
+    assert precision >= recall
+    below = p >= bar - 0.025
+    tp = (below & (y == 1)).sum()
+    assert tp / below.sum() < tp / (y == 1).sum()  # one step lower, precision is still under recall
+    assert bar > best_bar(p, y)[0]  # on calibrated scores, above the middle of the F1 plateau
