@@ -9,7 +9,10 @@ Pure stdlib. Conventions follow /work/shared/eval/README.md ("Date conventions")
   following Monday-start week; "这周X/本周X" is the day of the current week (possibly past);
   "last <weekday>" is the most recent such day before today; "上周X" is X of the previous week.
 * "this weekend"/"the weekend"/"周末"/"这周末" mean Saturday of the current week (today itself
-  if today is Saturday or Sunday); "next weekend"/"下周末" the Saturday of next week.
+  if today is Saturday or Sunday); "next weekend"/"下周末" and "the weekend after next" (the one after the
+  coming weekend) the Saturday of next week.
+* "in N days/weeks/months" is that day ahead, unless the clause before it says a length of time up to now
+  ("haven't spoken to her in two months", "for the first time in 8 months": no date).
 * "the Nth of next month"/"下个月N号" are day N of the following month; "the Nth"/"N号" on their
   own are day N of the current month, even if already past. A month and day without a year is
   the next occurrence on or after today.
@@ -279,8 +282,18 @@ def _en_part_of_day(m: re.Match, today: date, text: str) -> _Result:
     return today - timedelta(days=w == "last night"), True, f"part:{part}"
 
 
+# "haven't spoken to her in two months", "for the first time in 8 months": a length of time up to now, not a day ahead.
+_SPAN_BEFORE = re.compile(r"(?:\bfirst\s+time|\b(?:haven|hasn|hadn|didn)['’]?t\b|\bnot\b|\bnever\b)(?:[^.!?;:,\n])*$",
+                          re.IGNORECASE)
+
+
 @_rule(r"\bin\s+" + _NUM + r"\s+" + _UNIT + r"(?:(?:['’]s?)?\s+time)?(?![\w-])")
-def _en_in_n(m: re.Match, today: date, text: str) -> _Result:
+def _en_in_n(m: re.Match, today: date, text: str) -> _Result | None:
+    before = text[max(0, m.start() - 48):m.start()]
+    span = _SPAN_BEFORE.search(before)
+    if span and len(before[span.start():].split()) <= 8 and not _FUTURE_WORD.search(before[span.start():]) \
+            and not re.search(r"\b(?:but|and|so|because|though)\b", before[span.start():], re.IGNORECASE):
+        return None
     n = int(m["n"]) if m["n"].isdigit() else _NUMBERS[_norm(m["n"])]
     return _shift(today, n, m["unit"].lower()), True, "day"
 
@@ -299,10 +312,10 @@ def _en_last_span(m: re.Match, today: date, text: str) -> _Result | None:
     return _shift(today, -1, m["unit"].lower()), True, "approx"
 
 
-@_rule(_ON + r"(?P<mod>this\s+coming|this\s+past|this|next|last|the|coming|past)\s+weekend(?![\w-])")
+@_rule(_ON + r"(?P<mod>this\s+coming|this\s+past|this|next|last|the|coming|past)\s+weekend(?P<after>\s+after\s+next)?(?![\w-])")
 def _en_weekend(m: re.Match, today: date, text: str) -> _Result:
     mod = _norm(m["mod"])
-    weeks = 1 if mod == "next" else -1 if mod in ("last", "past", "this past") else 0
+    weeks = 1 if mod == "next" or m["after"] else -1 if mod in ("last", "past", "this past") else 0
     return _weekend(today, weeks), True, "weekend"
 
 

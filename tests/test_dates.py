@@ -118,6 +118,7 @@ EN_CASES = [
     ("the weekend", WED, "2026-03-14"),
     ("over the weekend", WED, "2026-03-14"),
     ("next weekend", WED, "2026-03-21"),
+    ("the hen do is the weekend after next", WED, "2026-03-21"),   # not the coming weekend: the one after it
     ("last weekend", WED, "2026-03-07"),
     ("this weekend", SAT, "2026-03-07"),
     ("this weekend", SUN, "2026-03-08"),
@@ -311,6 +312,9 @@ def test_single_mention_resolves(text: str, today: str, expected: str) -> None:
     "一日三餐",
     "十几天后",
     "",
+    "haven't spoken to lucy in two months",           # a length of time up to now, not a day ahead
+    "my ex texted me for the first time in 8 months",
+    "havent smoked in 2 weeks",
 ])
 def test_no_date(text: str) -> None:
     assert find_dates(text, date(2026, 1, 15)) == []
