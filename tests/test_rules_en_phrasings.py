@@ -110,6 +110,8 @@ def test_dated_news_about_someone_is_an_event(text, today, words, gone):
 
 # (message, words no memory may contain)
 LOOKALIKES = [
+    ("I go by bus.", ["called"]),                         # a way to travel, not a name
+    ("i go by train every day", ["called"]),
     ("imagine being a surgeon on 4 hours of sleep", ["surgeon"]),
     ("being a nurse must be exhausting", ["nurse"]),
     ("my mom is a nurse", ["Works as"]),
@@ -172,6 +174,8 @@ def test_lookalike_stays_out(text, wrong):
 
 # (first message, later message): the later one must land on the same topic, so it replaces the first
 SAME_TOPIC = [
+    ("you can call me jess", "hey so i've been going by jay lately and it feels way more me"),
+    ("call me Liz", "I go by Elizabeth now, Liz feels like a kid's name"),
     ("been super into sourdough baking lately", "welp i gave up on sourdough"),
     ("i'm a total night owl", "weirdly i've become a morning person"),
     ("my neighbor Gretchen is the sweetest", "turns out Gretchen has been lying to me. we're not friends anymore"),

@@ -115,8 +115,11 @@ def _b_address(m: re.Match, text: str) -> Candidate | None:
     if not name:
         return None
     follow = text[m.end():m.end() + 25]
+    if m["name"].islower() and not re.match(r"(?i:call)", m[0]) and not re.match(r"\s+(?:lately|these\s+days|now|instead)",
+                                                                             follow, I):
+        return None  # "I go by bus." names no one; "I've been going by jay lately" does
     if m["name"].islower() and not re.match(r"\s*(?:[,.!?;)]|$|please|pls|instead|from\s+now|btw|lol|now|"
-                                            r"though|if|and|haha)", follow, I):
+                                            r"though|if|and|haha|lately|these\s+days)", follow, I):
         return None
     return candidate("profile", f"Prefers to be called {name}", _q(m, text), "profile:name")
 
@@ -210,7 +213,8 @@ PROFILE_RULES: list[Rule] = [
          r"(?i:\b(?:I'm|I\s+am|im|this\s+is)\s+)(?P<name>[A-ZÀ-Þ][a-zß-ÿ]+)"
                 r"(?=\s*(?:[,.!?;)]|—|–|-|$)|\s+(?i:btw|by the way|here|lol|haha|and|from|\())", _b_name),
     Rule("en.profile.address", "en", "profile", 1040,
-         r"\b(?:call|calls|calling)\s+me\s+(?P<name>(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof|Professor|Coach|Doctor|Captain|Miss)\.?\s+)?"
+         r"(?:\b(?:call|calls|calling)\s+me|\bI(?:'ve|\s+have)?\s+(?:been\s+)?(?:go|going|gone)\s+by)\s+"
+                r"(?P<name>(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof|Professor|Coach|Doctor|Captain|Miss)\.?\s+)?"
                 r"[A-Za-z][\w-]*)", _b_address, I),
     Rule("en.feedback.no_address", "en", "feedback", 1060,
          r"\b(?:don'?t|do\s+not|never|stop|quit|not)\s+(?:\w+\s+)?(?:call|calling)\s+me\s+"
