@@ -807,7 +807,12 @@ def absolutize(text: str, today: date, with_holidays: bool = False) -> tuple[str
     for m in after:
         out = out.rstrip(" ,.;!") + (f"（{m.date.isoformat()}）" if re.search(r"[\u4e00-\u9fff]", m.text)
                                     else f" ({m.date.isoformat()})")
-    return out, hits[0].mention.date if hits else None
+    said = [hit for hit in hits if not _CORRECTED.search(text[max(0, hit.mention.start - 12):hit.mention.start])]
+    return out, (said or hits)[0].mention.date if hits else None
+
+
+# "不是十号 改成二十四号了", "not the 10th, the 24th": a day said only to be taken back is not the day the note is about.
+_CORRECTED = re.compile(r"(?:不是|并非|\bnot\s+(?:on\s+)?(?:the\s+)?)\s*$", re.IGNORECASE)
 
 
 def _unglued(text: str) -> str:

@@ -599,3 +599,12 @@ def test_a_colon_ends_the_past_tense_that_places_a_bare_weekday_behind_today():
     assert [d.date for d in find_dates("I did manage to book the dentist: friday at 9", today)] == [date(2026, 6, 19)]
     assert [d.date for d in find_dates("went at 9:30 on friday", today)] == [date(2026, 6, 12)]  # a time's colon
     assert [d.date for d in find_dates("did it friday", today)] == [date(2026, 6, 12)]
+
+
+@pytest.mark.parametrize("said, today, day", [
+    ("推迟了 不是十号 改成十月二十四号了", "2026-09-20", "2026-10-24"),
+    ("the interview moved, it's not on the 10th, it's the 24th", "2026-09-02", "2026-09-24"),
+    ("面试是十月十号", "2026-09-20", "2026-10-10"),
+])
+def test_a_day_taken_back_is_not_the_notes_day(said, today, day):
+    assert absolutize(said, date.fromisoformat(today))[1] == date.fromisoformat(day)
