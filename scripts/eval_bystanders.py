@@ -2,7 +2,7 @@
 """Measure: how many unrelated memories a conversation wrongly retires, in a memory that is not empty.
 
   .venv/bin/python scripts/eval_bystanders.py [--split inner|test|test_wave2|test_wave3] [--per-case 40] [--weights F]
-                                              [--show N]
+                                              [--show N] [--set FILE]
 
 The corpus cases start from an empty memory, so a change can only ever replace the case's own facts. A
 user's real memory holds hundreds of facts beside them. Here each case is played on a store that already
@@ -89,11 +89,14 @@ def play_with_bystanders(case: dict, bystanders: list[dict], embedder, multiling
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--split", choices=("inner", "test", "test_wave2", "test_wave3"), default="inner")
+    ap.add_argument("--set", type=Path, help="play this corpus file instead (shipped weights unless --weights)")
     ap.add_argument("--per-case", type=int, default=40)
     ap.add_argument("--weights", help="weights file (for --split inner: from scripts/inner_dev.py --save)")
     ap.add_argument("--show", type=int, default=0, metavar="N", help="print N retired bystanders")
     args = ap.parse_args()
-    if args.split == "inner":
+    if args.set:
+        cases = load_cases(args.set)
+    elif args.split == "inner":
         if not args.weights:
             ap.error("--split inner needs --weights from scripts/inner_dev.py --save (the shipped ones saw it)")
         cases = [c for c in load_cases(TRAIN) if is_inner_dev(c["id"])]
@@ -122,7 +125,7 @@ def main() -> int:
                     wrong += 1
                     shown.append(f"{case['id']}: {' || '.join(s['user'] for s in case['steps'])[:140]!r} "
                                  f"retired {b['content']!r}")
-    print(f"{args.split}: {len(cases)} cases, {args.per_case} bystanders each ({seeded} in all)")
+    print(f"{args.set or args.split}: {len(cases)} cases, {args.per_case} bystanders each ({seeded} in all)")
     print(f"bystanders retired for nothing: {wrong} ({wrong / max(1, seeded):.2%});  on the case's own topic "
           f"(may be right): {same_topic};  cases that retired any: {hit_cases}/{len(cases)}")
     for line in shown[:args.show]:
