@@ -16,7 +16,7 @@ fact a friend would keep; a fact the case does not already hold is added to it h
 
   .venv/bin/python scripts/corpus_completion.py corpus/train.jsonl        what the annotation adds to the train split
   .venv/bin/python scripts/corpus_completion.py corpus/test.jsonl corpus/completion/test_blind.jsonl --ceiling \
-      --write /tmp/test_completed.jsonl      the blind reader scored like the pipeline on 150 frozen test cases, and
+      --write /tmp/test_completed.jsonl      the blind readers scored like the pipeline on the frozen test cases, and
                                              those cases with the facts their writers did not list (for --set)
 """
 from __future__ import annotations

@@ -5,6 +5,8 @@ stored, changes superseded. Each case runs in a fresh encrypted database, as `me
   .venv/bin/python scripts/eval_corpus.py --split test            the frozen test split
   .venv/bin/python scripts/eval_corpus.py --split train --rules-only   without the trained extractor
   .venv/bin/python scripts/eval_corpus.py --set ../shared/eval/dev.jsonl
+  .venv/bin/python scripts/eval_corpus.py --split test --completed corpus/completion/test_blind.jsonl
+                                                  the frozen test split, its labels completed by a blind reading
 
 Scoring follows ../shared/eval/README.md (the same functions as scripts/eval_dev.py).
 """
@@ -21,6 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "scripts")]
 
+from corpus_completion import complete_all  # noqa: E402
 from eval_dev import score_case  # noqa: E402
 from memory.learn import MemoryPipeline  # noqa: E402
 from memory.learn.classifier import WEIGHTS, load_extractor  # noqa: E402
@@ -82,6 +85,8 @@ def main() -> int:
     ap.add_argument("--weights", help="another weights file (tuning inside the train split)")
     ap.add_argument("--worth-threshold", type=float)
     ap.add_argument("--ids", help="a file of case ids to keep (one a line)")
+    ap.add_argument("--completed", metavar="FILE", help="score against labels completed with a blind reading of the "
+                    "cases (corpus/completion/: the facts said that the writers did not list)")
     args = ap.parse_args()
     path = Path(args.set) if args.set else ROOT / "corpus" / f"{args.split or 'test'}.jsonl"
     cases = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
@@ -90,6 +95,9 @@ def main() -> int:
         cases = [c for c in cases if c["id"] in keep]
     if args.limit:
         cases = cases[:args.limit]
+    if args.completed:
+        cases, seen = complete_all(cases, Path(args.completed))
+        print(f"labels completed from {args.completed}: {dict(seen)}", file=sys.stderr)
     extractor = load_extractor(Path(args.weights)) if args.weights else None
     if args.worth_threshold is not None:
         extractor = extractor or load_extractor(WEIGHTS)

@@ -59,3 +59,12 @@ def test_the_shipped_annotation_names_train_cases_only():
     for name in ("train.jsonl", "wave4/train.jsonl"):
         train_ids |= {json.loads(line)["id"] for line in (ROOT / "corpus" / name).read_text(encoding="utf-8").splitlines()}
     assert set(load_facts(COMPLETION)) <= train_ids and len(load_facts(COMPLETION)) > 1000
+
+
+def test_the_blind_reading_of_the_frozen_split_quotes_its_messages_and_leaves_it_unchanged():
+    cases = {c["id"]: c for c in map(json.loads, (ROOT / "corpus" / "test.jsonl").read_text(encoding="utf-8").splitlines())}
+    read = load_facts(ROOT / "corpus" / "completion" / "test_blind.jsonl")
+    assert read and set(read) <= set(cases)
+    for case_id, facts in read.items():
+        for fact in facts:
+            assert fact["evidence"] in cases[case_id]["steps"][fact["step"]]["user"], (case_id, fact["evidence"])
