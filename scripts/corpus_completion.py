@@ -51,7 +51,8 @@ def _words(text: str) -> set[str]:
 
 def overlapping(quote: str, evidence: str) -> bool:
     """Two quotes of one message say the same thing: one holds the other, or most of the shorter one's meaningful
-    words are the other's."""
+    words are the other's. Stricter than train_decision's `_overlapping` (all tokens), under which "别叫我林林" and
+    "我叫小林" share 我 and 叫; that one is left as it is, since the shipped decision model was labelled by it."""
     if not quote or not evidence:
         return False
     a, b = _words(quote), _words(evidence)

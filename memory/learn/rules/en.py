@@ -115,11 +115,10 @@ def _b_address(m: re.Match, text: str) -> Candidate | None:
     if not name:
         return None
     follow = text[m.end():m.end() + 25]
-    if m["name"].islower() and not re.match(r"(?i:call)", m[0]) and not re.match(r"\s+(?:lately|these\s+days|now|instead)",
-                                                                             follow, I):
-        return None  # "I go by bus." names no one; "I've been going by jay lately" does
-    if m["name"].islower() and not re.match(r"\s*(?:[,.!?;)]|$|please|pls|instead|from\s+now|btw|lol|now|"
-                                            r"though|if|and|haha|lately|these\s+days)", follow, I):
+    # a lower-case name needs what closes a name after it; after "go by" only a word of time will do ("I go by bus.")
+    closes = (r"\s*(?:[,.!?;)]|$|please|pls|instead|from\s+now|btw|lol|now|though|if|and|haha)" if re.match("call", m[0], I)
+              else r"\s+(?:lately|these\s+days|now|instead)")
+    if m["name"].islower() and not re.match(closes, follow, I):
         return None
     return candidate("profile", f"Prefers to be called {name}", _q(m, text), "profile:name")
 
